@@ -1,0 +1,38 @@
+// Package setnxlock defines an Analyzer that checks how Redis locks are acquired.
+//
+// # Analyzer setnxlock
+//
+// setnxlock: report Redis lock acquisitions that cannot work as a lock
+//
+// A lock is a SET NX (SetNX, SetArgs with Mode "NX", Do("SET", k, v, "NX", …),
+// a Lua set-if-absent script, or a wrapper around one) whose key the code later
+// releases. setnxlock reports, at the acquisition:
+//
+//   - a constant value: every holder stores the same value, so no release can
+//     check that it deletes its own lock;
+//   - no TTL: a holder that crashes keeps the lock forever;
+//   - SETNX followed by a separate EXPIRE: a crash between the two leaves a lock
+//     without TTL (fixed by passing the TTL to SetNX); inside one transaction the
+//     EXPIRE also extends another holder's lock whenever the SETNX failed;
+//   - an ignored result: the work runs whether or not the lock was taken (for
+//     SetNX, checking only the error ignores the result: a taken lock is false
+//     with a nil error);
+//   - an error compared only with the not-set reply (redis.Nil, redis.ErrNil):
+//     a network error then passes as acquired.
+//
+// Bad:
+//
+//	if rdb.SetNX(ctx, "lock:order:"+id, 1, 0).Val() { … }
+//
+// Good:
+//
+//	token := uuid.NewString()
+//	ok, err := rdb.SetNX(ctx, "lock:order:"+id, token, 10*time.Second).Result()
+//	if err != nil || !ok {
+//		return errLocked
+//	}
+//
+// A SET NX whose key is never released is not a lock and is never reported:
+// dedup and idempotency markers, run-once guards, throttles, create-if-absent
+// records, and leases meant to expire on their own.
+package setnxlock

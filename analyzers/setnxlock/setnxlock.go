@@ -1,0 +1,67 @@
+package setnxlock
+
+import (
+	_ "embed"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/internal/checkdoc"
+	"github.com/lockvet/lockvet/internal/lockmodel"
+	"github.com/lockvet/lockvet/internal/report"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports Redis lock acquisitions that cannot work as a lock.
+var Analyzer = &analysis.Analyzer{
+	Name:     "setnxlock",
+	Doc:      checkdoc.Extract(doc, "setnxlock"),
+	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/setnxlock",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	model := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	for _, l := range model.Locks {
+		check(pass, l)
+	}
+	return nil, nil
+}
+
+func check(pass *analysis.Pass, l *lockmodel.Lock) {
+	a := l.Acquire
+	pos, end := a.Pos(), a.Pos()
+	// A wrapper's own problems were reported where it is declared when it pairs
+	// with a method of its type; elsewhere they are reported at each call.
+	inherited := a.Fact == nil || !a.Fact.Reported
+	where := ""
+	if a.Via != nil {
+		where = " in " + a.Via.Name()
+	}
+	if inherited && a.ConstValue() {
+		report.At(pass, pos, end, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+	}
+	switch {
+	case !inherited || a.TTL != lockmodel.TTLNone:
+	case l.Expire != nil && a.Queued:
+		report.At(pass, l.Expire.Pos(), l.Expire.Pos(),
+			"EXPIRE queued after SETNX also extends another holder's lock when SETNX fails; pass the TTL to SETNX")
+	case l.Expire != nil:
+		report.At(pass, pos, end,
+			"SETNX then EXPIRE is not atomic: a crash in between leaves a lock that never expires; set the TTL in the same command",
+			foldExpire(pass, l)...)
+	default:
+		report.At(pass, pos, end, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+	}
+	if a.Queued {
+		return // a queued command has no result until the pipeline runs
+	}
+	switch a.Outcome() {
+	case lockmodel.Ignored:
+		report.At(pass, pos, end, "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
+	case lockmodel.NilOnly:
+		report.At(pass, pos, end, "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
+	}
+}

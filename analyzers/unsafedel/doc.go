@@ -1,0 +1,38 @@
+// Package unsafedel defines an Analyzer that checks how Redis locks are released.
+//
+// # Analyzer unsafedel
+//
+// unsafedel: report Redis lock releases that do not check ownership atomically
+//
+// A lock's TTL can run out while its holder is still working (a GC pause, a slow
+// query); another worker then takes the lock. A release that does not check, in
+// the same command, that the lock is still the caller's deletes the new holder's
+// lock, and a third worker walks in. unsafedel reports, on a key that the code
+// acquired with SET NX (directly or through a wrapper):
+//
+//   - a plain DEL, UNLINK, GETDEL or EXPIRE 0;
+//   - GET, compare in Go, then DEL: two round trips, and the lock can change
+//     hands between them;
+//   - a compare-and-delete script called with a constant token, which every
+//     holder matches;
+//   - an EXPIRE or PEXPIRE refresh without an owner check, which can extend
+//     another holder's lock.
+//
+// Bad:
+//
+//	defer rdb.Del(ctx, key)
+//
+// Good:
+//
+//	var unlock = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then
+//		return redis.call("del", KEYS[1]) else return 0 end`)
+//	defer unlock.Run(ctx, rdb, []string{key}, token)
+//
+// or, on servers that have it, DelExArgs with Mode "IFEQ". When the owner value is
+// in scope at a go-redis or redigo DEL, the suggested fix does this rewrite.
+//
+// Deletes of keys that no SET NX acquired (cache invalidation, dedup markers) are
+// never reported. A release wrapper (Unlock(key)) is reported where it is declared
+// when a method of the same type acquires the key, and otherwise at each call that
+// pairs it with an acquisition.
+package unsafedel

@@ -1,0 +1,72 @@
+// Package lazyssa is a pass that builds a package's SSA form only when a check asks
+// for it. Most packages hold no Redis or SQL call at all; building SSA for them, as
+// the buildssa pass does unconditionally, would cost more than everything else
+// lockvet does.
+package lazyssa
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer provides a *Lazy.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lazyssa",
+	Doc:        "build SSA form on demand",
+	Run:        func(pass *analysis.Pass) (any, error) { return &Lazy{pass: pass}, nil },
+	ResultType: reflect.TypeFor[*Lazy](),
+}
+
+// Lazy builds the SSA form of one package at most once, on first use.
+type Lazy struct {
+	pass *analysis.Pass
+	once sync.Once
+	ssa  *buildssa.SSA
+}
+
+// SSA returns the package's SSA form, building it on the first call.
+func (l *Lazy) SSA() *buildssa.SSA {
+	l.once.Do(func() { l.ssa = build(l.pass) })
+	return l.ssa
+}
+
+func build(pass *analysis.Pass) *buildssa.SSA {
+	prog := ssa.NewProgram(pass.Fset, 0)
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+
+	var funcs []*ssa.Function
+	var addAnons func(f *ssa.Function)
+	addAnons = func(f *ssa.Function) {
+		funcs = append(funcs, f)
+		for _, anon := range f.AnonFuncs {
+			addAnons(anon)
+		}
+	}
+	addAnons(pkg.Members["init"].(*ssa.Function))
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			if fn := prog.FuncValue(obj); fn != nil && fn.Synthetic == "" {
+				addAnons(fn)
+			}
+		}
+	}
+	return &buildssa.SSA{Pkg: pkg, SrcFuncs: funcs}
+}

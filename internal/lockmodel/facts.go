@@ -1,0 +1,59 @@
+package lockmodel
+
+import (
+	"fmt"
+	"strings"
+)
+
+// WrapperFact describes a function that acquires, releases or refreshes a key it
+// takes from a parameter or a receiver field, so that `locker.TryLock(ctx, key)` …
+// `locker.Unlock(ctx, key)` in another package is seen as one lock.
+type WrapperFact struct {
+	Kind    Kind
+	Key     string // key template: {pN} is the Nth parameter, the receiver first
+	Command string // the command the wrapper sends
+	// Acquire: where the stored value comes from, and whether it is a constant.
+	ValueParam int
+	ConstValue bool
+	// Acquire: where the TTL comes from (a parameter, or the wrapper's own TTL).
+	TTLParam int
+	TTL      TTL
+	// Release, Refresh: how ownership is checked.
+	Checked bool
+	TwoStep bool // GET, compare in Go, then DEL
+	// Reported: the wrapper pairs with another method of its own type, so its own
+	// problems were reported where it is declared, not at each caller.
+	Reported bool
+}
+
+// AFact marks WrapperFact as an analysis fact.
+func (*WrapperFact) AFact() {}
+
+func (f *WrapperFact) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s via %s", kindNames[f.Kind], f.Key, f.Command)
+	if f.ConstValue {
+		b.WriteString(" const")
+	}
+	if f.Kind == Acquire && f.TTL == TTLNone && f.TTLParam < 0 {
+		b.WriteString(" nottl")
+	}
+	if f.Checked {
+		b.WriteString(" checked")
+	}
+	if f.TwoStep {
+		b.WriteString(" twostep")
+	}
+	return b.String()
+}
+
+var kindNames = map[Kind]string{Acquire: "acquire", Release: "release", Refresh: "refresh", Read: "read"}
+
+// PackageFact marks a package that declares lock wrappers, so that packages
+// importing it are not skipped by the fast path.
+type PackageFact struct{}
+
+// AFact marks PackageFact as an analysis fact.
+func (*PackageFact) AFact() {}
+
+func (*PackageFact) String() string { return "lockapi" }

@@ -1,0 +1,169 @@
+// Package lockmodel is the pass that knows Redis locks: it finds acquisitions,
+// releases, refreshes and reads of keys in any supported client, pairs an
+// acquisition with the releases of the same key into a Lock, and exports facts for
+// wrapper functions so locks built from helpers in other packages are seen too.
+//
+// Checks never walk SSA for locks themselves; they judge the Locks found here.
+// A SET NX with no release of its key is not a lock (a dedup marker, a run-once
+// guard, a throttle) and appears in no Lock: precision before recall.
+package lockmodel
+
+import (
+	"go/types"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/lazyssa"
+)
+
+// Analyzer finds the locks of a package.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lockmodel",
+	Doc:        "find Redis lock acquisitions and releases, and the wrappers around them",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
+	ResultType: reflect.TypeFor[*Model](),
+	FactTypes:  []analysis.Fact{new(WrapperFact), new(PackageFact)},
+}
+
+// Model is what lockmodel found in one package.
+type Model struct {
+	Locks []*Lock
+	SSA   *buildssa.SSA // nil when the package uses no Redis client
+}
+
+// Lock is one acquisition with the releases, refreshes and reads of its key.
+type Lock struct {
+	Acquire   *Op
+	Releases  []*Op
+	Refreshes []*Op
+	// Expire is an EXPIRE sent after a SETNX without TTL: the second half of a
+	// non-atomic acquisition, not a refresh.
+	Expire *Op
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	if !relevant(pass) {
+		return &Model{}, nil
+	}
+	prog := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA()
+	inits := globalInits(prog.Pkg)
+	local := make(map[*types.Func]*WrapperFact)
+	r := &recognizer{
+		inits:   inits,
+		scripts: newScriptSource(pass, inits),
+		fact: func(obj *types.Func) *WrapperFact {
+			if f, ok := local[obj]; ok {
+				return f
+			}
+			f := new(WrapperFact)
+			if obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, f) {
+				return f
+			}
+			return nil
+		},
+	}
+
+	// Wrappers of wrappers: each round may turn calls into operations.
+	var byRoot map[*ssa.Function][]*Op
+	for range 4 {
+		byRoot = collect(r, prog.SrcFuncs)
+		if !deriveFacts(byRoot, local) {
+			break
+		}
+	}
+
+	m := &Model{SSA: prog}
+	for _, ops := range byRoot {
+		markTwoStep(ops)
+	}
+	for _, root := range sortedRoots(byRoot) {
+		m.Locks = append(m.Locks, pairInFunc(byRoot[root])...)
+	}
+	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
+
+	for obj, f := range local {
+		pass.ExportObjectFact(obj, f)
+	}
+	if len(local) > 0 {
+		pass.ExportPackageFact(&PackageFact{})
+	}
+	return m, nil
+}
+
+// relevant is the fast path: a package that imports no Redis client and no
+// package declaring lock wrappers has no locks.
+func relevant(pass *analysis.Pass) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if clients.Known(imp.Path()) || pass.ImportPackageFact(imp, new(PackageFact)) {
+			return true
+		}
+	}
+	return false
+}
+
+func collect(r *recognizer, funcs []*ssa.Function) map[*ssa.Function][]*Op {
+	byRoot := make(map[*ssa.Function][]*Op)
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				for _, op := range r.ops(fn, call) {
+					byRoot[root(fn)] = append(byRoot[root(fn)], op)
+				}
+			}
+		}
+	}
+	for _, ops := range byRoot {
+		sort.SliceStable(ops, func(i, j int) bool { return ops[i].Pos() < ops[j].Pos() })
+	}
+	return byRoot
+}
+
+func sortedRoots(byRoot map[*ssa.Function][]*Op) []*ssa.Function {
+	roots := make([]*ssa.Function, 0, len(byRoot))
+	for fn := range byRoot {
+		roots = append(roots, fn)
+	}
+	sort.Slice(roots, func(i, j int) bool { return roots[i].Pos() < roots[j].Pos() })
+	return roots
+}
+
+// pairInFunc makes a Lock of each acquisition that the same function (its
+// closures included) later releases.
+func pairInFunc(ops []*Op) []*Lock {
+	var locks []*Lock
+	for _, a := range ops {
+		if a.Kind != Acquire {
+			continue
+		}
+		l := &Lock{Acquire: a}
+		for _, o := range ops {
+			if o == a || o.Key != a.Key || (o.Pos() < a.Pos() && !o.Deferred()) {
+				continue
+			}
+			switch o.Kind {
+			case Release:
+				l.Releases = append(l.Releases, o)
+			case Refresh:
+				if a.TTL == TTLNone && l.Expire == nil && !o.Deferred() && !o.Checked && o.Fn == a.Fn {
+					l.Expire = o
+				} else {
+					l.Refreshes = append(l.Refreshes, o)
+				}
+			}
+		}
+		if len(l.Releases) > 0 {
+			locks = append(locks, l)
+		}
+	}
+	return locks
+}

@@ -1,0 +1,113 @@
+package lockmodel
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Kind is what an operation does to a lock key.
+type Kind int
+
+const (
+	Acquire Kind = iota + 1 // sets the key only if absent
+	Release                 // deletes the key
+	Refresh                 // extends the key's TTL
+	Read                    // reads the key's value
+)
+
+// TTL says whether an acquisition gives the key an expiry.
+type TTL int
+
+const (
+	TTLSet     TTL = iota // atomically, with the set
+	TTLNone               // never: a crash holds the lock forever
+	TTLUnknown            // cannot tell (a value from elsewhere)
+)
+
+// Op is one acquisition, release, refresh or read of a Redis key: a direct client
+// call, a Lua script, or a call to a wrapper function known by its fact.
+type Op struct {
+	Kind    Kind
+	Instr   ssa.CallInstruction // *ssa.Call, *ssa.Defer or *ssa.Go
+	Fn      *ssa.Function       // the function the call is in
+	Key     string              // the key, rendered by keyOf
+	KeyExpr ssa.Value           // the key as passed, nil for wrapper calls
+	Command string              // how the operation reads in a message: "SETNX", "DEL", "script", "Unlock"
+	Client  ssa.Value           // the receiver or connection the command was sent on, if known
+
+	// Acquire: the stored value. Release and Refresh: the owner value an atomic
+	// check compares against (nil when unchecked).
+	Value   ssa.Value
+	TTL     TTL
+	TTLExpr ssa.Value // the TTL argument, when it is one
+	Checked bool      // Release, Refresh: ownership is checked atomically
+	TwoStep bool      // Release: a GET compared in Go decides whether it runs
+	Script  bool      // the command is a Lua script
+
+	// Result use: whether a nil-reply error signals "not acquired", and where the
+	// result of a SETNX-style command is the acquired flag.
+	NilIsError bool
+	Queued     bool // sent in a pipeline or transaction: no result at the call
+
+	// Via is the wrapper the operation is made through, with its fact.
+	Via  *types.Func
+	Fact *WrapperFact
+}
+
+// ConstValue reports whether an acquisition stores a constant: every holder
+// stores the same value, so no release can tell whose lock it deletes.
+func (op *Op) ConstValue() bool {
+	if op.Fact != nil && op.Fact.ConstValue {
+		return true
+	}
+	return IsConst(op.Value)
+}
+
+// IsConst reports whether v is a constant (a literal or a named constant).
+func IsConst(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
+	c, ok := unwrap(v).(*ssa.Const)
+	return ok && c.Value != nil
+}
+
+// Pos is where the operation is, for reports.
+func (op *Op) Pos() token.Pos { return op.Instr.Pos() }
+
+// Root is the outermost function: closures count as part of the function that
+// declares them, since a deferred closure is how many locks are released.
+func (op *Op) Root() *ssa.Function { return root(op.Fn) }
+
+func root(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// Deferred reports whether the operation runs at function exit.
+func (op *Op) Deferred() bool {
+	_, ok := op.Instr.(*ssa.Defer)
+	if ok {
+		return true
+	}
+	// A release inside a deferred closure also runs at exit.
+	for fn := op.Fn; fn.Parent() != nil; fn = fn.Parent() {
+		for _, b := range fn.Parent().Blocks {
+			for _, instr := range b.Instrs {
+				if d, ok := instr.(*ssa.Defer); ok {
+					if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+						return true
+					}
+					if d.Call.Value == fn {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,150 @@
+package lockmodel
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/clients"
+)
+
+// Outcome is how code uses the result of an acquisition.
+type Outcome int
+
+const (
+	Gated   Outcome = iota // whether the lock was taken decides what runs next
+	Ignored                // nothing looks at whether the lock was taken
+	NilOnly                // only the "not set" error is tested: any other error passes as acquired
+)
+
+// Outcome tells how the acquisition's result is used. go-redis SetNX answers
+// false with a nil error when the key exists, so checking only its error gates
+// nothing; SET NX answers a nil reply, which go-redis and redigo's converters
+// turn into the nil-reply error, so there an error check does gate.
+func (op *Op) Outcome() Outcome {
+	call, ok := op.Instr.(*ssa.Call)
+	if !ok {
+		return Ignored
+	}
+	var u usage
+	u.walk(call, false, op.NilIsError, 0)
+	switch {
+	case u.value:
+		return Gated
+	case u.gatingErr && !u.nilOnly:
+		return Gated
+	case u.nilOnly:
+		return NilOnly
+	}
+	return Ignored
+}
+
+type usage struct {
+	value     bool // the acquired flag or reply is looked at
+	gatingErr bool // an error that reports "not acquired" is looked at
+	nilOnly   bool // that error is only compared with the nil-reply sentinel
+}
+
+func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
+	if depth > 8 || v.Referrers() == nil {
+		return
+	}
+	for _, ref := range *v.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Extract:
+			u.walk(r, isErrorType(r.Type()), nilIsError, depth+1)
+		case *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface:
+			u.walk(r.(ssa.Value), isErr, nilIsError, depth+1)
+		case *ssa.FieldAddr:
+			// cmd.Err() is a method of the embedded baseCmd.
+			if embedded(r.X.Type(), r.Field) {
+				u.walk(r, isErr, nilIsError, depth+1)
+			} else {
+				u.saw(isErr, nilIsError)
+			}
+		case *ssa.Call:
+			u.call(v, r, isErr, nilIsError, depth)
+		case *ssa.BinOp:
+			if isErr && (r.Op == token.EQL || r.Op == token.NEQ) && (isNilSentinel(r.X) || isNilSentinel(r.Y)) {
+				u.sawErr(nilIsError, true)
+				continue
+			}
+			u.saw(isErr, nilIsError)
+		default:
+			u.saw(isErr, nilIsError)
+		}
+	}
+}
+
+// call follows a result into a method of the command object (Val, Err,
+// Result), or into a redigo reply converter; any other call counts as a use.
+func (u *usage) call(v ssa.Value, call *ssa.Call, isErr, nilIsError bool, depth int) {
+	c := call.Common()
+	obj, recv, args := calleeOf(c)
+	if obj != nil && obj.Pkg() != nil && clients.Known(obj.Pkg().Path()) {
+		if recv == v {
+			switch obj.Name() {
+			case "Err":
+				u.walk(call, true, nilIsError, depth+1)
+			default: // Val, Result, Bool, Text…: the reply itself
+				u.walk(call, false, nilIsError, depth+1)
+			}
+			return
+		}
+		if row := clients.Lookup(obj.Pkg().Path(), "", obj.Name()); row != nil && row.Role == clients.Convert {
+			u.walk(call, false, nilIsError || row.NilIsError, depth+1)
+			return
+		}
+	}
+	if obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "errors" && obj.Name() == "Is" && isErr &&
+		len(args) == 2 && isNilSentinel(args[1]) {
+		u.sawErr(nilIsError, true)
+		return
+	}
+	u.saw(isErr, nilIsError)
+}
+
+func (u *usage) saw(isErr, nilIsError bool) {
+	if !isErr {
+		u.value = true
+		return
+	}
+	u.sawErr(nilIsError, false)
+}
+
+func (u *usage) sawErr(nilIsError, sentinelOnly bool) {
+	if !nilIsError {
+		return
+	}
+	if sentinelOnly {
+		u.nilOnly = true
+	} else {
+		u.gatingErr = true
+	}
+}
+
+func embedded(t types.Type, field int) bool {
+	st, ok := typesDeref(t).Underlying().(*types.Struct)
+	return ok && field < st.NumFields() && st.Field(field).Embedded()
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// isNilSentinel reports whether v is go-redis's redis.Nil (a constant of its
+// internal RedisError type) or redigo's ErrNil (a variable).
+func isNilSentinel(v ssa.Value) bool {
+	switch x := unwrap(v).(type) {
+	case *ssa.Const:
+		s, ok := constString(x)
+		n, named := x.Type().(*types.Named)
+		return ok && named && s == "redis: nil" && n.Obj().Name() == "RedisError"
+	case *ssa.UnOp:
+		g, ok := x.X.(*ssa.Global)
+		return ok && g.Pkg != nil && clients.NilErrors[g.Pkg.Pkg.Path()] == g.Name()
+	}
+	return false
+}

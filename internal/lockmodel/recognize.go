@@ -1,0 +1,424 @@
+package lockmodel
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/lua"
+)
+
+// recognizer turns call instructions into lock operations.
+type recognizer struct {
+	inits   map[*ssa.Global]ssa.Value
+	scripts *scriptSource
+	fact    func(*types.Func) *WrapperFact
+}
+
+// ops returns the lock operations a call performs: none, one, or several (a DEL of
+// several keys, a script that both sets and refreshes).
+func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
+	c := instr.Common()
+	obj, recv, args := calleeOf(c)
+	if obj == nil || obj.Pkg() == nil {
+		return nil
+	}
+	if f := r.fact(obj); f != nil {
+		return []*Op{wrapperOp(fn, instr, obj, f, append(recvArgs(recv), args...))}
+	}
+	row := clients.Lookup(obj.Pkg().Path(), recvName(obj), obj.Name())
+	if row == nil {
+		return nil
+	}
+	args = dropContexts(args)
+	client := recv
+	if row.Conn && len(args) > 0 {
+		client, args = args[0], args[1:]
+	}
+	if sig := c.Signature(); sig.Variadic() && len(args) > 0 {
+		elems, ok := sliceElems(args[len(args)-1])
+		if !ok {
+			return nil
+		}
+		args = append(args[:len(args)-1:len(args)-1], elems...)
+	}
+	b := opBuilder{fn: fn, instr: instr, client: client, nilIsError: row.NilIsError,
+		queued: row.Queued || isPipeline(client)}
+	switch row.Role {
+	case clients.SetIfAbsent:
+		if len(args) >= 3 {
+			ttl := TTLSet
+			if isZeroConst(args[2]) {
+				ttl = TTLNone
+			}
+			b.acquire("SETNX", args[0], args[1], ttl, args[2])
+		} else if len(args) == 2 {
+			b.acquire("SETNX", args[0], args[1], TTLNone, nil)
+		}
+	case clients.SetWithArgs:
+		if len(args) == 3 {
+			r.setArgs(&b, args)
+		}
+	case clients.Delete:
+		for _, k := range args {
+			b.release(strings.ToUpper(obj.Name()), k, nil)
+		}
+	case clients.GetDelete:
+		if len(args) == 1 {
+			b.release("GETDEL", args[0], nil)
+		}
+	case clients.Expire:
+		if len(args) == 2 {
+			b.expire(strings.ToUpper(obj.Name()), args[0], args[1])
+		}
+	case clients.Get:
+		if len(args) == 1 {
+			b.op(Read, "GET", args[0])
+		}
+	case clients.DeleteIfEqual:
+		if len(args) == 2 {
+			deleteIfEqual(&b, args)
+		}
+	case clients.Command:
+		r.command(&b, args)
+	case clients.Eval:
+		if len(args) >= 2 {
+			if keys, ok := sliceElems(args[1]); ok {
+				r.script(&b, args[0], keys, args[2:])
+			}
+		}
+	case clients.ScriptRun:
+		if src, _, ok := r.newScript(recv); ok && len(args) >= 1 {
+			if keys, ok := sliceElems(args[0]); ok {
+				b.scriptOps(src, keys, args[1:])
+			}
+		}
+	case clients.ScriptDo:
+		if src, n, ok := r.newScript(recv); ok && n >= 0 && n <= len(args) {
+			b.scriptOps(src, args[:n], args[n:])
+		}
+	}
+	return b.ops
+}
+
+func recvArgs(recv ssa.Value) []ssa.Value {
+	if recv == nil {
+		return nil
+	}
+	return []ssa.Value{recv}
+}
+
+// calleeOf names the function a call reaches, with its receiver and the other
+// arguments. Interface calls name the interface method: go-redis declares its
+// commands on the Cmdable and UniversalClient interfaces as well.
+func calleeOf(c *ssa.CallCommon) (obj *types.Func, recv ssa.Value, args []ssa.Value) {
+	if c.IsInvoke() {
+		return c.Method, c.Value, c.Args
+	}
+	callee := c.StaticCallee()
+	if callee == nil {
+		return nil, nil, nil
+	}
+	obj, _ = callee.Object().(*types.Func)
+	if obj == nil {
+		return nil, nil, nil
+	}
+	if obj.Type().(*types.Signature).Recv() != nil && len(c.Args) > 0 {
+		return obj, c.Args[0], c.Args[1:]
+	}
+	return obj, nil, c.Args
+}
+
+func recvName(obj *types.Func) string {
+	recv := obj.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return ""
+	}
+	if n, ok := typesDeref(recv.Type()).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}
+
+// isPipeline reports whether a go-redis command is sent on a pipeline or
+// transaction (the Pipeliner in a Pipelined or TxPipelined callback).
+func isPipeline(client ssa.Value) bool {
+	if client == nil {
+		return false
+	}
+	n, ok := typesDeref(client.Type()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && clients.Known(n.Obj().Pkg().Path()) && clients.Pipelines[n.Obj().Name()]
+}
+
+func dropContexts(args []ssa.Value) []ssa.Value {
+	out := args[:0:0]
+	for _, a := range args {
+		if n, ok := a.Type().(*types.Named); ok && n.Obj().Pkg() != nil &&
+			n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context" {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// setArgs reads go-redis SetArgs{Mode: "NX", TTL: …}.
+func (r *recognizer) setArgs(b *opBuilder, args []ssa.Value) {
+	fields, ok := structFields(args[2])
+	if !ok {
+		return
+	}
+	mode, ok := constString(fields["Mode"])
+	if !ok || !strings.EqualFold(mode, "NX") {
+		return
+	}
+	ttl := TTLNone
+	for _, name := range []string{"TTL", "ExpireAt"} {
+		if v := fields[name]; v != nil && !isZeroConst(v) {
+			ttl = TTLSet
+		}
+	}
+	if v := fields["KeepTTL"]; v != nil && !isZeroConst(v) {
+		ttl = TTLUnknown
+	}
+	b.acquire("SET NX", args[0], args[1], ttl, fields["TTL"])
+}
+
+func deleteIfEqual(b *opBuilder, args []ssa.Value) {
+	fields, ok := structFields(args[1])
+	if !ok {
+		return
+	}
+	if mode, _ := constString(fields["Mode"]); strings.EqualFold(mode, "IFEQ") && fields["MatchValue"] != nil {
+		b.checked(Release, "DELEX IFEQ", args[0], fields["MatchValue"], false)
+		return
+	}
+	b.release("DELEX", args[0], nil)
+}
+
+// command reads a raw command: Do(ctx, "set", k, v, "nx", "px", n) in go-redis,
+// Do("SET", k, v, "NX", "EX", n) in redigo.
+func (r *recognizer) command(b *opBuilder, words []ssa.Value) {
+	if len(words) == 0 {
+		return
+	}
+	name, ok := constString(words[0])
+	if !ok {
+		return
+	}
+	name = strings.ToUpper(name)
+	args := words[1:]
+	switch name {
+	case "SET":
+		if len(args) >= 2 {
+			setCommand(b, args)
+		}
+	case "SETNX":
+		if len(args) == 2 {
+			b.nilIsError = false // SETNX answers 0 or 1, never nil
+			b.acquire("SETNX", args[0], args[1], TTLNone, nil)
+		}
+	case "DEL", "UNLINK":
+		for _, k := range args {
+			b.release(name, k, nil)
+		}
+	case "GETDEL":
+		if len(args) == 1 {
+			b.release(name, args[0], nil)
+		}
+	case "EXPIRE", "PEXPIRE":
+		if len(args) >= 2 {
+			b.expire(name, args[0], args[1])
+		}
+	case "GET":
+		if len(args) == 1 {
+			b.op(Read, name, args[0])
+		}
+	case "DELEX":
+		if len(args) == 3 {
+			if mode, _ := constString(args[1]); strings.EqualFold(mode, "IFEQ") {
+				b.checked(Release, "DELEX IFEQ", args[0], args[2], false)
+			}
+		} else if len(args) == 1 {
+			b.release(name, args[0], nil)
+		}
+	case "EVAL":
+		if len(args) >= 2 {
+			n, ok := constInt(args[1])
+			if ok && n >= 0 && 2+n <= len(args) {
+				r.script(b, args[0], args[2:2+n], args[2+n:])
+			}
+		}
+	}
+}
+
+// setCommand reads SET key value [NX|XX] [EX n|PX n|EXAT n|PXAT n|KEEPTTL] [GET].
+// Any option lockvet cannot read makes it give up: a guess would be a false report.
+func setCommand(b *opBuilder, args []ssa.Value) {
+	nx, ttl := false, TTLNone
+	var ttlExpr ssa.Value
+	for i := 2; i < len(args); i++ {
+		opt, ok := constString(args[i])
+		if !ok {
+			return
+		}
+		switch strings.ToUpper(opt) {
+		case "NX":
+			nx = true
+		case "EX", "PX", "EXAT", "PXAT":
+			if i+1 >= len(args) {
+				return
+			}
+			ttl, ttlExpr = TTLSet, args[i+1]
+			i++
+		case "KEEPTTL":
+			ttl = TTLUnknown
+		case "XX", "GET":
+		default:
+			return
+		}
+	}
+	if nx {
+		b.acquire("SET NX", args[0], args[1], ttl, ttlExpr)
+	}
+}
+
+func (r *recognizer) script(b *opBuilder, src ssa.Value, keys, args []ssa.Value) {
+	if text, ok := r.scripts.text(src); ok {
+		b.scriptOps(text, keys, args)
+	}
+}
+
+// newScript follows a script object back to the NewScript call that built it,
+// directly or through a package-level variable, and returns its source and, for
+// redigo, its key count (-1 when not given).
+func (r *recognizer) newScript(v ssa.Value) (src string, keyCount int, ok bool) {
+	for range 4 {
+		if load, isLoad := v.(*ssa.UnOp); isLoad {
+			if g, isGlobal := load.X.(*ssa.Global); isGlobal {
+				v = r.inits[g]
+				continue
+			}
+		}
+		break
+	}
+	call, isCall := v.(*ssa.Call)
+	if !isCall {
+		return "", 0, false
+	}
+	obj, _, args := calleeOf(call.Common())
+	if obj == nil || obj.Pkg() == nil {
+		return "", 0, false
+	}
+	row := clients.Lookup(obj.Pkg().Path(), "", obj.Name())
+	if row == nil || row.Role != clients.NewScript || len(args) == 0 {
+		return "", 0, false
+	}
+	keyCount = -1
+	if len(args) == 2 {
+		n, isConst := constInt(args[0])
+		if !isConst {
+			return "", 0, false
+		}
+		keyCount = n
+	}
+	src, ok = r.scripts.text(args[len(args)-1])
+	return src, keyCount, ok
+}
+
+// opBuilder collects the operations of one call.
+type opBuilder struct {
+	fn         *ssa.Function
+	instr      ssa.CallInstruction
+	client     ssa.Value
+	nilIsError bool
+	queued     bool
+	ops        []*Op
+}
+
+func (b *opBuilder) op(kind Kind, cmd string, key ssa.Value) *Op {
+	op := &Op{
+		Kind: kind, Instr: b.instr, Fn: b.fn, Key: keyOf(key), KeyExpr: key,
+		Command: cmd, Client: b.client, NilIsError: b.nilIsError, Queued: b.queued,
+	}
+	b.ops = append(b.ops, op)
+	return op
+}
+
+func (b *opBuilder) acquire(cmd string, key, value ssa.Value, ttl TTL, ttlExpr ssa.Value) {
+	op := b.op(Acquire, cmd, key)
+	op.Value, op.TTL, op.TTLExpr = value, ttl, ttlExpr
+}
+
+func (b *opBuilder) release(cmd string, key, owner ssa.Value) {
+	b.checked(Release, cmd, key, owner, false)
+}
+
+func (b *opBuilder) checked(kind Kind, cmd string, key, owner ssa.Value, script bool) {
+	op := b.op(kind, cmd, key)
+	op.Value, op.Checked, op.Script = owner, owner != nil, script
+}
+
+// expire is a refresh, or a release when the TTL is zero (EXPIRE k 0 deletes k).
+func (b *opBuilder) expire(cmd string, key, ttl ssa.Value) {
+	if isZeroConst(ttl) {
+		b.release(cmd+" 0", key, nil)
+		return
+	}
+	b.checked(Refresh, cmd, key, nil, false)
+}
+
+// scriptOps turns what a Lua script does to KEYS[1] into operations.
+func (b *opBuilder) scriptOps(src string, keys, args []ssa.Value) {
+	if len(keys) == 0 {
+		return
+	}
+	s := lua.Classify(src)
+	argv := func(i int) ssa.Value {
+		if i >= 1 && i <= len(args) {
+			return args[i-1]
+		}
+		return nil
+	}
+	b.nilIsError = true // whatever a script returns, code that looks at it decides
+	if s.SetIfAbsent {
+		ttl := TTLNone
+		if s.SetTTL {
+			ttl = TTLSet
+		}
+		op := b.op(Acquire, "script", keys[0])
+		op.Value, op.TTL, op.Script = argv(s.ValueArg), ttl, true
+	}
+	switch {
+	case s.CompareAndDelete:
+		b.checked(Release, "script", keys[0], argv(s.OwnerArg), true)
+	case s.Deletes:
+		b.checked(Release, "script", keys[0], nil, true)
+	}
+	switch {
+	case s.CompareAndExpire:
+		b.checked(Refresh, "script", keys[0], argv(s.OwnerArg), true)
+	case s.Expires && !s.SetIfAbsent:
+		b.checked(Refresh, "script", keys[0], nil, true)
+	}
+}
+
+func wrapperOp(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *WrapperFact, args []ssa.Value) *Op {
+	op := &Op{
+		Kind: f.Kind, Instr: instr, Fn: fn, Key: instantiate(f.Key, args),
+		Command: obj.Name(), Checked: f.Checked, TwoStep: f.TwoStep, TTL: f.TTL, NilIsError: true,
+		Via: obj, Fact: f,
+	}
+	if f.ValueParam >= 0 && f.ValueParam < len(args) {
+		op.Value = args[f.ValueParam]
+	}
+	if f.TTLParam >= 0 && f.TTLParam < len(args) {
+		op.TTLExpr = args[f.TTLParam]
+		if isZeroConst(op.TTLExpr) {
+			op.TTL = TTLNone
+		}
+	}
+	return op
+}

@@ -1,0 +1,105 @@
+package lockmodel
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/clients"
+)
+
+// markTwoStep flags each unchecked release that runs only when a GET of the same
+// key, compared in Go, says the caller still owns it: two round trips, and the
+// lock can change hands between them.
+func markTwoStep(ops []*Op) {
+	for _, rel := range ops {
+		if rel.Kind != Release || rel.Checked || rel.Fact != nil {
+			continue
+		}
+		for _, get := range ops {
+			if get.Kind == Read && get.Key == rel.Key && guards(get, rel) {
+				rel.TwoStep = true
+			}
+		}
+	}
+}
+
+// guards reports whether a comparison of what get read decides whether rel runs.
+func guards(get, rel *Op) bool {
+	call, ok := get.Instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	relBlock := rel.Instr.Block()
+	for _, b := range comparisonBranches(call, 0) {
+		if b.Parent() == relBlock.Parent() && b.Dominates(relBlock) && b != relBlock {
+			return true
+		}
+	}
+	return false
+}
+
+// comparisonBranches returns the blocks ending in an If whose condition compares
+// a value derived from v.
+func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
+	if depth > 8 || v.Referrers() == nil {
+		return nil
+	}
+	var out []*ssa.BasicBlock
+	for _, ref := range *v.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Extract, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Convert:
+			out = append(out, comparisonBranches(r.(ssa.Value), depth+1)...)
+		case *ssa.FieldAddr:
+			if embedded(r.X.Type(), r.Field) {
+				out = append(out, comparisonBranches(r, depth+1)...)
+			}
+		case *ssa.Call:
+			if derivesReply(r, v) {
+				out = append(out, comparisonBranches(r, depth+1)...)
+			} else if isBool(r.Type()) {
+				out = append(out, branchesOn(r)...) // bytes.Equal, strings.EqualFold
+			}
+		case *ssa.BinOp:
+			if r.Op == token.EQL || r.Op == token.NEQ {
+				out = append(out, branchesOn(r)...)
+			}
+		}
+	}
+	return out
+}
+
+// derivesReply reports whether call reads the reply v: a method of a command
+// object (Val, Result) or a redigo converter.
+func derivesReply(call *ssa.Call, v ssa.Value) bool {
+	obj, recv, _ := calleeOf(call.Common())
+	if obj == nil || obj.Pkg() == nil || !clients.Known(obj.Pkg().Path()) {
+		return false
+	}
+	if recv == v {
+		return obj.Name() != "Err"
+	}
+	row := clients.Lookup(obj.Pkg().Path(), "", obj.Name())
+	return row != nil && row.Role == clients.Convert
+}
+
+func branchesOn(cond ssa.Value) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	for _, ref := range *cond.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.If:
+			out = append(out, r.Block())
+		case *ssa.UnOp:
+			if r.Op == token.NOT {
+				out = append(out, branchesOn(r)...)
+			}
+		}
+	}
+	return out
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}

@@ -1,0 +1,145 @@
+package lockmodel
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// deriveFacts records, for each function that acquires, releases or refreshes a
+// key taken from its parameters or receiver (and does not do the opposite to the
+// same key itself), a WrapperFact. It reports whether any fact changed.
+func deriveFacts(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) bool {
+	changed := false
+	for fn, ops := range byRoot {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Synthetic != "" {
+			continue
+		}
+		markTwoStep(ops)
+		f := wrapperFact(ops)
+		if f == nil {
+			continue
+		}
+		if old, ok := local[obj]; !ok || old.String() != f.String() {
+			local[obj] = f
+			changed = true
+		}
+	}
+	return changed
+}
+
+func wrapperFact(ops []*Op) *WrapperFact {
+	for _, op := range ops {
+		if op.Kind == Read || !isTemplate(op.Key) || selfContained(op, ops) {
+			continue
+		}
+		f := &WrapperFact{
+			Kind: op.Kind, Key: op.Key, Command: op.Command,
+			ValueParam: paramIndex(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
+			Checked: op.Checked, TwoStep: op.TwoStep,
+		}
+		if op.Kind == Acquire {
+			f.ConstValue = op.ConstValue()
+		}
+		if op.Fact != nil {
+			f.Command = op.Fact.Command
+		}
+		return f
+	}
+	return nil
+}
+
+// selfContained reports whether the function also does the opposite to the same
+// key (acquires and releases it): a with-lock helper, not a half of a pair.
+func selfContained(op *Op, ops []*Op) bool {
+	for _, o := range ops {
+		if o.Key != op.Key {
+			continue
+		}
+		if (op.Kind == Acquire) != (o.Kind == Acquire) && o.Kind != Read {
+			return true
+		}
+	}
+	return false
+}
+
+// paramIndex returns N when v is exactly the Nth parameter, else -1.
+func paramIndex(v ssa.Value) int {
+	if v == nil {
+		return -1
+	}
+	k := keyOf(v)
+	var n int
+	if len(k) > 3 && strings.HasPrefix(k, "{p") && strings.HasSuffix(k, "}") {
+		for _, c := range k[2 : len(k)-1] {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	return -1
+}
+
+// pairByType pairs the methods of one type that acquire and release the same
+// receiver field: a lock type (Lock/Unlock, Acquire/Release). Its problems are
+// reported where the type is declared, once, and its facts say so.
+func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) []*Lock {
+	type method struct {
+		obj *types.Func
+		op  *Op
+	}
+	byType := make(map[*types.TypeName][]method)
+	for fn, ops := range byRoot {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || local[obj] == nil || !strings.HasPrefix(local[obj].Key, "{p0}.") {
+			continue
+		}
+		recv := obj.Type().(*types.Signature).Recv()
+		named, ok := typesDeref(recv.Type()).(*types.Named)
+		if !ok {
+			continue
+		}
+		for _, op := range ops {
+			if op.Key == local[obj].Key && op.Kind == local[obj].Kind {
+				byType[named.Obj()] = append(byType[named.Obj()], method{obj, op})
+				break
+			}
+		}
+	}
+	var locks []*Lock
+	for _, methods := range byType {
+		for _, a := range methods {
+			if a.op.Kind != Acquire {
+				continue
+			}
+			l := &Lock{Acquire: a.op}
+			paired := []*types.Func{a.obj}
+			for _, m := range methods {
+				if m.op.Key != a.op.Key {
+					continue
+				}
+				switch m.op.Kind {
+				case Release:
+					l.Releases = append(l.Releases, m.op)
+				case Refresh:
+					l.Refreshes = append(l.Refreshes, m.op)
+				default:
+					continue
+				}
+				paired = append(paired, m.obj)
+			}
+			if len(l.Releases) == 0 {
+				continue
+			}
+			for _, obj := range paired {
+				local[obj].Reported = true
+			}
+			locks = append(locks, l)
+		}
+	}
+	return locks
+}
