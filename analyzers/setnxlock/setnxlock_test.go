@@ -1,15 +1,14 @@
 package setnxlock_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lockvet/lockvet/analyzers/setnxlock"
+	"github.com/lockvet/lockvet/internal/testcases"
 )
 
 func TestSetnxlock(t *testing.T) {
-	dir := filepath.Join(analysistest.TestData(), "..", "..", "..", "testdata", "src")
-	analysistest.RunWithSuggestedFixes(t, dir, setnxlock.Analyzer, "./setnxlock/...")
+	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), setnxlock.Analyzer, "./setnxlock/...")
 }

@@ -12,7 +12,11 @@ import (
 	"github.com/lockvet/lockvet/internal/lockmodel"
 )
 
-const scriptName = "unlockScript"
+// The names of the package-level scripts the fix adds, one per client library.
+const (
+	scriptName       = "unlockScript"
+	redigoScriptName = "unlockConnScript"
+)
 
 const unlockLua = `if redis.call("get", KEYS[1]) == ARGV[1] then
 	return redis.call("del", KEYS[1])
@@ -26,7 +30,7 @@ return 0`
 func compareAndDelete(pass *analysis.Pass, l *lockmodel.Lock, r *lockmodel.Op) []analysis.SuggestedFix {
 	a := l.Acquire
 	if r.Via != nil || r.Script || a.Via != nil || a.Script || a.Value == nil || a.ConstValue() ||
-		pass.Pkg.Scope().Lookup(scriptName) != nil {
+		pass.Pkg.Scope().Lookup(scriptName) != nil || pass.Pkg.Scope().Lookup(redigoScriptName) != nil {
 		return nil
 	}
 	file, del, path := edit.CallAt(pass, r.Pos())
@@ -50,14 +54,16 @@ func compareAndDelete(pass *analysis.Pass, l *lockmodel.Lock, r *lockmodel.Op) [
 	if pkgName == "" {
 		return nil
 	}
-	var call, decl string
+	var name, call, decl string
 	text := func(n ast.Node) string { return edit.Text(pass.Fset, n) }
 	switch {
 	case r.Command == "DEL" && sel.Sel.Name == "Do" && len(del.Args) == 2: // redigo Do("DEL", key)
-		call = fmt.Sprintf("%s.Do(%s, %s, %s)", scriptName, text(sel.X), text(del.Args[1]), text(owner))
+		name = redigoScriptName
+		call = fmt.Sprintf("%s.Do(%s, %s, %s)", name, text(sel.X), text(del.Args[1]), text(owner))
 		decl = fmt.Sprintf("%s.NewScript(1, `%s`)", pkgName, unlockLua)
 	case (sel.Sel.Name == "Del" || sel.Sel.Name == "Unlink") && len(del.Args) == 2 && canRunScripts(pass, fn, sel.X):
-		call = fmt.Sprintf("%s.Run(%s, %s, []string{%s}, %s)", scriptName, text(del.Args[0]), text(sel.X), text(del.Args[1]), text(owner))
+		name = scriptName
+		call = fmt.Sprintf("%s.Run(%s, %s, []string{%s}, %s)", name, text(del.Args[0]), text(sel.X), text(del.Args[1]), text(owner))
 		decl = fmt.Sprintf("%s.NewScript(`%s`)", pkgName, unlockLua)
 	default:
 		return nil
@@ -67,7 +73,7 @@ func compareAndDelete(pass *analysis.Pass, l *lockmodel.Lock, r *lockmodel.Op) [
 		TextEdits: []analysis.TextEdit{
 			{Pos: del.Pos(), End: del.End(), NewText: []byte(call)},
 			{Pos: file.End(), End: file.End(), NewText: []byte(fmt.Sprintf(
-				"\n\n// %s deletes a lock only if it still holds the caller's value.\nvar %s = %s\n", scriptName, scriptName, decl))},
+				"\n\n// %s deletes a lock only if it still holds the caller's value.\nvar %s = %s\n", name, name, decl))},
 		},
 	}}
 }
@@ -75,7 +81,7 @@ func compareAndDelete(pass *analysis.Pass, l *lockmodel.Lock, r *lockmodel.Op) [
 // ownerExpr returns the value argument of the acquiring call when it is a
 // variable or a field path (token, l.value), which can be read again at the DEL.
 // The value follows the key in SetNX and SetArgs, and the command name and key in
-// Do("SET", …).
+// Do("SET", …) and Do("SETNX", …).
 func ownerExpr(pass *analysis.Pass, acq *ast.CallExpr, a *lockmodel.Op) ast.Expr {
 	var args []ast.Expr
 	for _, arg := range acq.Args {
@@ -84,10 +90,8 @@ func ownerExpr(pass *analysis.Pass, acq *ast.CallExpr, a *lockmodel.Op) ast.Expr
 		}
 	}
 	i := 1
-	if a.Command == "SET NX" {
-		if sel, ok := acq.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Do" {
-			i = 2
-		}
+	if sel, ok := acq.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Do" {
+		i = 2
 	}
 	if i >= len(args) || !plainPath(args[i]) {
 		return nil

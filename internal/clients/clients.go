@@ -9,21 +9,21 @@ package clients
 type Role int
 
 const (
-	None        Role = iota
-	SetIfAbsent      // key, value, ttl: SETNX with an optional TTL
-	SetWithArgs      // key, value, options struct: SET with a Mode field
-	Delete           // keys...: DEL, UNLINK
-	GetDelete        // key: GETDEL
-	Expire           // key, ttl: EXPIRE, PEXPIRE
-	Get              // key: GET
-	DeleteIfEqual    // key, options struct: DELEX with a Mode field (IFEQ)
-	Command          // name, args...: a raw command
-	Eval             // script, keys, args...
-	EvalSha          // sha, keys, args...
-	ScriptRun        // (script receiver) keys, args...
-	ScriptDo         // (script receiver) keysAndArgs...: the key count comes from NewScript
-	NewScript        // [keyCount,] source: builds a script object
-	Convert          // reply, err: converts a raw reply, turning a nil reply into an error
+	None          Role = iota
+	SetIfAbsent        // key, value, ttl: SETNX with an optional TTL
+	SetWithArgs        // key, value, options struct: SET with a Mode field
+	Delete             // keys...: DEL, UNLINK
+	GetDelete          // key: GETDEL
+	Expire             // key, ttl: EXPIRE, PEXPIRE
+	Get                // key: GET
+	DeleteIfEqual      // key, options struct: DELEX with a Mode field (IFEQ)
+	Command            // name, args...: a raw command
+	Eval               // script, keys, args...
+	EvalSha            // sha, keys, args...
+	ScriptRun          // (script receiver) keys, args...
+	ScriptDo           // (script receiver) keysAndArgs...: the key count comes from NewScript
+	NewScript          // [keyCount,] source: builds a script object
+	Convert            // reply, err: converts a raw reply, turning a nil reply into an error
 )
 
 // Func is one row of the table.

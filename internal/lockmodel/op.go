@@ -74,8 +74,14 @@ func IsConst(v ssa.Value) bool {
 	return ok && c.Value != nil
 }
 
-// Pos is where the operation is, for reports.
-func (op *Op) Pos() token.Pos { return op.Instr.Pos() }
+// Pos is where the operation is: the opening parenthesis of its call, also for
+// a deferred call (whose instruction sits at the defer keyword).
+func (op *Op) Pos() token.Pos {
+	if p := op.Instr.Common().Pos(); p.IsValid() {
+		return p
+	}
+	return op.Instr.Pos()
+}
 
 // Root is the outermost function: closures count as part of the function that
 // declares them, since a deferred closure is how many locks are released.

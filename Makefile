@@ -1,0 +1,12 @@
+# The two commands a newcomer runs: `make demo` and `make test`.
+
+.PHONY: demo test
+
+# Run lockvet on the bundled examples and show what it finds.
+demo:
+	go build -o bin/lockvet ./cmd/lockvet
+	cd examples && ../bin/lockvet ./... || [ $$? -eq 3 ]
+
+# Run the whole test suite.
+test:
+	go test ./...

@@ -1,0 +1,58 @@
+package lua
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzClassify calls the unexported classify, because Classify's recover
+// would hide the panics fuzzing is meant to find.
+func FuzzClassify(f *testing.F) {
+	for _, c := range cases {
+		f.Add(c.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		a, b := classify(src), classify(src)
+		if a != b {
+			t.Fatalf("classify(%q) not deterministic: %+v then %+v", src, a, b)
+		}
+		// A trailing comment adds no tokens, whatever state the script
+		// ended in, so it must not change the answer.
+		if c := classify(src + "\n-- end"); c != a {
+			t.Fatalf("classify(%q) = %+v, but with a trailing comment %+v", src, a, c)
+		}
+	})
+}
+
+// TestLargeScripts guards against quadratic scans. Each input is 4 MB and
+// takes well under a second of CPU; the bound is loose because test machines
+// are often loaded, and a quadratic scan of 4 MB would take hours anyway.
+func TestLargeScripts(t *testing.T) {
+	const size = 4 << 20
+	grow := func(unit string) string { return strings.Repeat(unit, size/len(unit)+1) }
+	inputs := map[string]string{
+		"statements":     grow(`if redis.call("get", KEYS[1]) == ARGV[1] then redis.call("del", KEYS[1]) end local v = redis.call('GET', KEYS[2]) ` + "\n"),
+		"early returns":  grow(`if redis.call("get", KEYS[1]) ~= ARGV[1] then return 0 end `) + `return redis.call("del", KEYS[1])`,
+		"open ifs":       grow("if a == ARGV[1] then "),
+		"open parens":    grow("("),
+		"nested calls":   grow("redis.call('SET', KEYS[1], ") + grow(")"),
+		"nots":           "if " + grow("not ") + "x then end",
+		"long condition": "if " + grow("redis.call('get', KEYS[1]) == ARGV[1] and ") + "x then redis.call('del', KEYS[1]) end",
+		"elseif chain":   "if x then " + grow("elseif redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 ") + "end",
+		"locals":         "local " + grow("a, ") + "b = " + grow("ARGV[1], ") + "c",
+		"loops":          grow("for _, k in ipairs(KEYS) do while x do repeat "),
+		"comment":        "--[==[" + grow("]=]"),
+		"long bracket":   "[" + grow("="),
+		"string":         `"` + grow(`\"`),
+	}
+	for name, src := range inputs {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			Classify(src)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("%d bytes took %v", len(src), d)
+			}
+		})
+	}
+}

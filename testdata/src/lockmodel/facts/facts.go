@@ -1,0 +1,62 @@
+// Package facts checks the wrapper facts lockmodel exports. // want package:`lockapi`
+package facts
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+)
+
+// Locker takes locks by name.
+type Locker struct{ rdb *redis.Client }
+
+// TryLock stores a constant: the problem shows at each caller that pairs it
+// with Unlock, since only they make it a lock.
+func (l *Locker) TryLock(ctx context.Context, name string) bool { // want TryLock:`acquire \(c:"lock:" \+ \{p2\}\) via SETNX const`
+	return l.rdb.SetNX(ctx, "lock:"+name, 1, 10*time.Second).Val()
+}
+
+// Unlock deletes without an owner check.
+func (l *Locker) Unlock(ctx context.Context, name string) { // want Unlock:`release \(c:"lock:" \+ \{p2\}\) via DEL`
+	l.rdb.Del(ctx, "lock:"+name)
+}
+
+// ErrBusy means another holder has the lock.
+var ErrBusy = errors.New("busy")
+
+// Mutex is a lock object: its key and value live in fields, and its methods
+// pair with each other, so its problems are reported here, once.
+type Mutex struct {
+	rdb        *redis.Client
+	key, value string
+}
+
+// NewMutex returns a mutex for key with a unique value.
+func NewMutex(rdb *redis.Client, key string) *Mutex {
+	return &Mutex{rdb: rdb, key: key, value: uuid.NewString()}
+}
+
+// Lock takes the mutex or returns ErrBusy.
+func (m *Mutex) Lock(ctx context.Context) error { // want Lock:`acquire \{p0\}.key.\* via SETNX`
+	ok, err := m.rdb.SetNX(ctx, m.key, m.value, time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrBusy
+	}
+	return nil
+}
+
+// Unlock releases the mutex, whoever holds it.
+func (m *Mutex) Unlock(ctx context.Context) error { // want Unlock:`release \{p0\}.key.\* via DEL`
+	return m.rdb.Del(ctx, m.key).Err()
+}
+
+// Extend refreshes the mutex without an owner check.
+func (m *Mutex) Extend(ctx context.Context) { // want Extend:`refresh \{p0\}.key.\* via EXPIRE`
+	m.rdb.Expire(ctx, m.key, time.Minute)
+}

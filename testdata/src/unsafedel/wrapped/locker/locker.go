@@ -1,0 +1,70 @@
+// Package locker is an in-house lock helper with unsafe releases.
+package locker
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+)
+
+// Locker takes locks by name.
+type Locker struct{ rdb *redis.Client }
+
+// TryLock takes name with token.
+func (l *Locker) TryLock(ctx context.Context, name, token string) bool {
+	return l.rdb.SetNX(ctx, "lock:"+name, token, 10*time.Second).Val()
+}
+
+// Unlock deletes without an owner check. A cache helper looks the same, so the
+// problem shows where a caller pairs it with TryLock.
+func (l *Locker) Unlock(ctx context.Context, name string) {
+	l.rdb.Del(ctx, "lock:"+name)
+}
+
+// UnlockIfOwner checks the owner in Go: two round trips.
+func (l *Locker) UnlockIfOwner(ctx context.Context, name, token string) {
+	if l.rdb.Get(ctx, "lock:"+name).Val() != token {
+		return
+	}
+	l.rdb.Del(ctx, "lock:"+name)
+}
+
+// ErrBusy means another holder has the lock.
+var ErrBusy = errors.New("busy")
+
+// Mutex is a lock object whose methods pair with each other: its problems are
+// reported here, once.
+type Mutex struct {
+	rdb        *redis.Client
+	key, value string
+}
+
+// NewMutex returns a mutex for key with a unique value.
+func NewMutex(rdb *redis.Client, key string) *Mutex {
+	return &Mutex{rdb: rdb, key: key, value: uuid.NewString()}
+}
+
+// Lock takes the mutex or returns ErrBusy.
+func (m *Mutex) Lock(ctx context.Context) error {
+	ok, err := m.rdb.SetNX(ctx, m.key, m.value, time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrBusy
+	}
+	return nil
+}
+
+// Unlock releases the mutex, whoever holds it.
+func (m *Mutex) Unlock(ctx context.Context) error {
+	return m.rdb.Del(ctx, m.key).Err() // want `lock released with plain DEL`
+}
+
+// Extend refreshes the mutex without an owner check.
+func (m *Mutex) Extend(ctx context.Context) {
+	m.rdb.Expire(ctx, m.key, time.Minute) // want `lock refreshed with EXPIRE without an owner check`
+}

@@ -1,0 +1,45 @@
+// Package service uses package locker: its locks are seen through facts.
+package service
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"testcases/unsafedel/wrapped/locker"
+)
+
+func work() {}
+
+func CompleteOrder(ctx context.Context, l *locker.Locker, id string) {
+	token := uuid.NewString()
+	if !l.TryLock(ctx, id, token) {
+		return
+	}
+	defer l.Unlock(ctx, id) // want `lock released in Unlock with plain DEL`
+	work()
+}
+
+func TwoSteps(ctx context.Context, l *locker.Locker, id string) {
+	token := uuid.NewString()
+	if !l.TryLock(ctx, id, token) {
+		return
+	}
+	defer l.UnlockIfOwner(ctx, id, token) // want `lock released in UnlockIfOwner by GET, compare, then DEL`
+	work()
+}
+
+// Unlock alone is a delete, as a cache helper's would be: not a lock release.
+func Evict(ctx context.Context, l *locker.Locker, id string) {
+	l.Unlock(ctx, id)
+}
+
+// The mutex's problems were reported in package locker.
+func UseMutex(ctx context.Context, m *locker.Mutex) error {
+	if err := m.Lock(ctx); err != nil {
+		return err
+	}
+	defer m.Unlock(ctx)
+	work()
+	return nil
+}
