@@ -161,9 +161,18 @@ func pairInFunc(ops []*Op) []*Lock {
 				}
 			}
 		}
-		if len(l.Releases) > 0 {
+		if len(l.Releases) > 0 && !allOnErrorPath(l.Releases) {
 			locks = append(locks, l)
 		}
 	}
 	return locks
+}
+
+func allOnErrorPath(ops []*Op) bool {
+	for _, op := range ops {
+		if !onErrorPath(op) {
+			return false
+		}
+	}
+	return true
 }

@@ -113,7 +113,9 @@ func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFa
 	var locks []*Lock
 	for _, methods := range byType {
 		for _, a := range methods {
-			if a.op.Kind != Acquire {
+			// A type whose "acquire" ignores the result is a flag set and
+			// cleared by two commands (Pause/Unpause), not a lock.
+			if a.op.Kind != Acquire || a.op.Outcome() == Ignored {
 				continue
 			}
 			l := &Lock{Acquire: a.op}

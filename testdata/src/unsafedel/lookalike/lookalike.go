@@ -1,0 +1,81 @@
+// Package lookalike holds SET NX calls that are not locks: setnxlock and
+// unsafedel must stay silent on all of them.
+package lookalike
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func process(string) error { return nil }
+
+// A dedup marker: never deleted.
+func seen(ctx context.Context, rdb *redis.Client, msgID string) bool {
+	return rdb.SetNX(ctx, "seen:"+msgID, 1, 24*time.Hour).Val()
+}
+
+// An idempotency marker deleted only on failure, so that a retry can run.
+func handleOnce(ctx context.Context, rdb *redis.Client, reqID string) error {
+	if !rdb.SetNX(ctx, "idem:"+reqID, 1, 24*time.Hour).Val() {
+		return errors.New("duplicate request")
+	}
+	if err := process(reqID); err != nil {
+		rdb.Del(ctx, "idem:"+reqID)
+		return err
+	}
+	return nil
+}
+
+// A run-once guard for a migration: set, never released, no TTL by design.
+func migrateOnce(ctx context.Context, rdb *redis.Client) error {
+	if !rdb.SetNX(ctx, "migrated:v2", "done", 0).Val() {
+		return nil
+	}
+	return process("v2")
+}
+
+// A throttle: the key expires on its own.
+func allow(ctx context.Context, rdb *redis.Client, user string) bool {
+	return rdb.SetNX(ctx, "throttle:"+user, 1, time.Minute).Val()
+}
+
+// A create-if-absent record with no TTL by design, deleted by another API call.
+func createShortURL(ctx context.Context, rdb *redis.Client, slug, url string) (bool, error) {
+	return rdb.SetNX(ctx, "short:"+slug, url, 0).Result()
+}
+
+func deleteShortURL(ctx context.Context, rdb *redis.Client, slug string) error {
+	return rdb.Del(ctx, "short:"+slug).Err()
+}
+
+// A persistent flag set by one command and cleared by another.
+type Queue struct {
+	rdb       *redis.Client
+	pausedKey string
+}
+
+func (q *Queue) Pause(ctx context.Context) {
+	q.rdb.SetNX(ctx, q.pausedKey, 1, 0)
+}
+
+func (q *Queue) Unpause(ctx context.Context) {
+	q.rdb.Del(ctx, q.pausedKey)
+}
+
+// A per-period lease meant to expire rather than be released.
+func runDaily(ctx context.Context, rdb *redis.Client, day, host string) error {
+	if !rdb.SetNX(ctx, "cron:daily:"+day, host, 23*time.Hour).Val() {
+		return nil
+	}
+	return process(day)
+}
+
+// A SETNX then EXPIRE marker that nobody releases.
+func markFirstVisit(ctx context.Context, rdb *redis.Client, user string) bool {
+	first := rdb.SetNX(ctx, "visited:"+user, 1, 0).Val()
+	rdb.Expire(ctx, "visited:"+user, 30*24*time.Hour)
+	return first
+}
