@@ -28,6 +28,9 @@ return 0`
 // taken with. It is offered only when that value is a plain variable visible at
 // the DEL, the DEL's result is not used, and the client can run scripts.
 func compareAndDelete(pass *analysis.Pass, l *lockmodel.Lock, r *lockmodel.Op) []analysis.SuggestedFix {
+	if l == nil {
+		return nil
+	}
 	a := l.Acquire
 	if r.Via != nil || r.Script || a.Via != nil || a.Script || a.Value == nil || a.ConstValue() ||
 		pass.Pkg.Scope().Lookup(scriptName) != nil || pass.Pkg.Scope().Lookup(redigoScriptName) != nil {

@@ -39,6 +39,13 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	for _, op := range model.OwnerChecked {
+		if op.Kind == lockmodel.Release {
+			checkRelease(pass, nil, op)
+		} else {
+			checkRefresh(pass, op)
+		}
+	}
 	return nil, nil
 }
 
@@ -64,6 +71,10 @@ func checkRefresh(pass *analysis.Pass, r *lockmodel.Op) {
 		return
 	}
 	cmd, where := describe(r)
+	if r.TwoStep {
+		report.At(pass, r.Pos(), r.Pos(), "lock refreshed"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and refresh in one Lua script")
+		return
+	}
 	report.At(pass, r.Pos(), r.Pos(), "lock refreshed"+where+" with "+cmd+" without an owner check: it can extend another holder's lock; compare the owner in a Lua script")
 }
 

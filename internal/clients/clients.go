@@ -45,6 +45,8 @@ type Func struct {
 
 var goRedis = []string{
 	"github.com/redis/go-redis/v9",
+	"github.com/go-redis/redis/v9", // the v9 release candidates
+
 	"github.com/go-redis/redis/v8",
 	"github.com/go-redis/redis/v7",
 	"github.com/go-redis/redis",

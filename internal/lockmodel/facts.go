@@ -49,6 +49,23 @@ func (f *WrapperFact) String() string {
 
 var kindNames = map[Kind]string{Acquire: "acquire", Release: "release", Refresh: "refresh", Read: "read"}
 
+// CommandFact describes a function that sends its parameters on as a raw
+// command: parameter Name holds the command name (-1 when the name is the first
+// of the arguments, as in go-redis Do), and variadic parameter Args the rest.
+type CommandFact struct {
+	Name, Args int
+}
+
+// AFact marks CommandFact as an analysis fact.
+func (*CommandFact) AFact() {}
+
+func (f *CommandFact) String() string {
+	if f.Name < 0 {
+		return fmt.Sprintf("command args={p%d}", f.Args)
+	}
+	return fmt.Sprintf("command name={p%d} args={p%d}", f.Name, f.Args)
+}
+
 // PackageFact marks a package that declares lock wrappers, so that packages
 // importing it are not skipped by the fast path.
 type PackageFact struct{}

@@ -28,12 +28,16 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
 	ResultType: reflect.TypeFor[*Model](),
-	FactTypes:  []analysis.Fact{new(WrapperFact), new(PackageFact)},
+	FactTypes:  []analysis.Fact{new(WrapperFact), new(CommandFact), new(PackageFact)},
 }
 
 // Model is what lockmodel found in one package.
 type Model struct {
 	Locks []*Lock
+	// OwnerChecked are releases and refreshes that GET the key and compare it
+	// with an owner value in Go first, outside any Lock: the comparison shows
+	// they release a lock even where its acquisition is out of sight.
+	OwnerChecked []*Op
 	SSA   *buildssa.SSA // nil when the package uses no Redis client
 }
 
@@ -55,8 +59,9 @@ func run(pass *analysis.Pass) (any, error) {
 	inits := globalInits(prog.Pkg)
 	local := make(map[*types.Func]*WrapperFact)
 	r := &recognizer{
-		inits:   inits,
-		scripts: newScriptSource(pass, inits),
+		inits:    inits,
+		scripts:  newScriptSource(pass, inits),
+		forwards: make(map[*ssa.Function]*CommandFact),
 		fact: func(obj *types.Func) *WrapperFact {
 			if f, ok := local[obj]; ok {
 				return f
@@ -68,12 +73,26 @@ func run(pass *analysis.Pass) (any, error) {
 			return nil
 		},
 	}
+	r.command = func(obj *types.Func) *CommandFact {
+		if obj.Pkg() == pass.Pkg {
+			if fn := prog.Pkg.Prog.FuncValue(obj); fn != nil {
+				return r.forwards[fn]
+			}
+			return nil
+		}
+		f := new(CommandFact)
+		if pass.ImportObjectFact(obj, f) {
+			return f
+		}
+		return nil
+	}
 
 	// Wrappers of wrappers: each round may turn calls into operations.
 	var byRoot map[*ssa.Function][]*Op
 	for range 4 {
+		forwards := len(r.forwards)
 		byRoot = collect(r, prog.SrcFuncs)
-		if !deriveFacts(byRoot, local) {
+		if !deriveFacts(byRoot, local) && len(r.forwards) == forwards {
 			break
 		}
 	}
@@ -86,14 +105,42 @@ func run(pass *analysis.Pass) (any, error) {
 		m.Locks = append(m.Locks, pairInFunc(byRoot[root])...)
 	}
 	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
+	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
 
 	for obj, f := range local {
 		pass.ExportObjectFact(obj, f)
 	}
-	if len(local) > 0 {
+	for fn, f := range r.forwards {
+		pass.ExportObjectFact(fn.Object(), f)
+	}
+	if len(local) > 0 || len(r.forwards) > 0 {
 		pass.ExportPackageFact(&PackageFact{})
 	}
 	return m, nil
+}
+
+// ownerChecked returns the two-step releases and refreshes that no Lock holds,
+// and marks the wrappers they are in as reported where they are declared.
+func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*types.Func]*WrapperFact) []*Op {
+	inLock := make(map[*Op]bool)
+	for _, l := range locks {
+		for _, op := range append(l.Releases, l.Refreshes...) {
+			inLock[op] = true
+		}
+	}
+	var out []*Op
+	for _, root := range sortedRoots(byRoot) {
+		for _, op := range byRoot[root] {
+			if !op.TwoStep || op.Fact != nil || inLock[op] {
+				continue
+			}
+			out = append(out, op)
+			if obj, ok := root.Object().(*types.Func); ok && local[obj] != nil && local[obj].Key == op.Key {
+				local[obj].Reported = true
+			}
+		}
+	}
+	return out
 }
 
 // relevant is the fast path: a package that imports no Redis client and no

@@ -15,6 +15,10 @@ type recognizer struct {
 	inits   map[*ssa.Global]ssa.Value
 	scripts *scriptSource
 	fact    func(*types.Func) *WrapperFact
+	command func(*types.Func) *CommandFact
+	// forwards collects the functions found to pass their parameters on as a
+	// raw command: func (r *Redis) Do(cmd string, args ...any) { conn.Do(cmd, args...) }.
+	forwards map[*ssa.Function]*CommandFact
 }
 
 // ops returns the lock operations a call performs: none, one, or several (a DEL of
@@ -28,6 +32,9 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	if f := r.fact(obj); f != nil {
 		return []*Op{wrapperOp(fn, instr, obj, f, append(recvArgs(recv), args...))}
 	}
+	if f := r.command(obj); f != nil {
+		return r.forwarded(fn, instr, recv, f, append(recvArgs(recv), args...))
+	}
 	row := clients.Lookup(obj.Pkg().Path(), recvName(obj), obj.Name())
 	if row == nil {
 		return nil
@@ -36,6 +43,9 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	client := recv
 	if row.Conn && len(args) > 0 {
 		client, args = args[0], args[1:]
+	}
+	if row.Role == clients.Command {
+		r.noteForward(fn, args)
 	}
 	if sig := c.Signature(); sig.Variadic() && len(args) > 0 {
 		elems, ok := sliceElems(args[len(args)-1])
@@ -82,7 +92,7 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 			deleteIfEqual(&b, args)
 		}
 	case clients.Command:
-		r.command(&b, args)
+		r.readCommand(&b, args)
 	case clients.Eval:
 		if len(args) >= 2 {
 			if keys, ok := sliceElems(args[1]); ok {
@@ -100,6 +110,41 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 			b.scriptOps(src, args[:n], args[n:])
 		}
 	}
+	return b.ops
+}
+
+// noteForward records fn as a command wrapper when it passes its own
+// parameters on as the command name and arguments.
+func (r *recognizer) noteForward(fn *ssa.Function, args []ssa.Value) {
+	if len(args) == 0 || fn.Parent() != nil {
+		return
+	}
+	f := &CommandFact{Name: -1, Args: paramIndex(args[len(args)-1])}
+	if len(args) == 2 {
+		f.Name = paramIndex(args[0])
+		if f.Name < 0 {
+			return
+		}
+	}
+	if f.Args >= 0 {
+		r.forwards[fn] = f
+	}
+}
+
+// forwarded reads a call of a command wrapper as the command it sends.
+func (r *recognizer) forwarded(fn *ssa.Function, instr ssa.CallInstruction, recv ssa.Value, f *CommandFact, args []ssa.Value) []*Op {
+	if f.Args >= len(args) || f.Name >= len(args) {
+		return nil
+	}
+	words, ok := sliceElems(args[f.Args])
+	if !ok {
+		return nil
+	}
+	if f.Name >= 0 {
+		words = append([]ssa.Value{args[f.Name]}, words...)
+	}
+	b := opBuilder{fn: fn, instr: instr, client: recv}
+	r.readCommand(&b, words)
 	return b.ops
 }
 
@@ -200,7 +245,7 @@ func deleteIfEqual(b *opBuilder, args []ssa.Value) {
 
 // command reads a raw command: Do(ctx, "set", k, v, "nx", "px", n) in go-redis,
 // Do("SET", k, v, "NX", "EX", n) in redigo.
-func (r *recognizer) command(b *opBuilder, words []ssa.Value) {
+func (r *recognizer) readCommand(b *opBuilder, words []ssa.Value) {
 	if len(words) == 0 {
 		return
 	}

@@ -9,12 +9,12 @@ import (
 	"github.com/lockvet/lockvet/internal/clients"
 )
 
-// markTwoStep flags each unchecked release that runs only when a GET of the same
-// key, compared in Go, says the caller still owns it: two round trips, and the
-// lock can change hands between them.
+// markTwoStep flags each unchecked release or refresh that runs only when a GET
+// of the same key, compared in Go, says the caller still owns it: two round
+// trips, and the lock can change hands between them.
 func markTwoStep(ops []*Op) {
 	for _, rel := range ops {
-		if rel.Kind != Release || rel.Checked || rel.Fact != nil {
+		if rel.Kind != Release && rel.Kind != Refresh || rel.Checked || rel.Fact != nil {
 			continue
 		}
 		for _, get := range ops {

@@ -60,3 +60,8 @@ func (m *Mutex) Unlock(ctx context.Context) error { // want Unlock:`release \{p0
 func (m *Mutex) Extend(ctx context.Context) { // want Extend:`refresh \{p0\}.key.\* via EXPIRE`
 	m.rdb.Expire(ctx, m.key, time.Minute)
 }
+
+// Do forwards a raw command.
+func (l *Locker) Do(ctx context.Context, args ...interface{}) *redis.Cmd { // want Do:`command args=\{p2\}`
+	return l.rdb.Do(ctx, args...)
+}

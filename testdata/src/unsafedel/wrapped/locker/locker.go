@@ -24,12 +24,21 @@ func (l *Locker) Unlock(ctx context.Context, name string) {
 	l.rdb.Del(ctx, "lock:"+name)
 }
 
-// UnlockIfOwner checks the owner in Go: two round trips.
+// UnlockIfOwner checks the owner in Go: two round trips. The comparison shows
+// it releases a lock, so it is reported here, not at its callers.
 func (l *Locker) UnlockIfOwner(ctx context.Context, name, token string) {
 	if l.rdb.Get(ctx, "lock:"+name).Val() != token {
 		return
 	}
-	l.rdb.Del(ctx, "lock:"+name)
+	l.rdb.Del(ctx, "lock:"+name) // want `lock released by GET, compare, then DEL: it can change hands in between`
+}
+
+// Renew extends the lease if the caller still owns it, in two round trips.
+func (l *Locker) Renew(ctx context.Context, name, token string) {
+	val, err := l.rdb.Get(ctx, "lock:"+name).Result()
+	if err == nil && val == token {
+		l.rdb.PExpire(ctx, "lock:"+name, 10*time.Second) // want `lock refreshed by GET, compare, then PEXPIRE: it can change hands in between; compare and refresh in one Lua script`
+	}
 }
 
 // ErrBusy means another holder has the lock.

@@ -25,7 +25,7 @@ func TwoSteps(ctx context.Context, l *locker.Locker, id string) {
 	if !l.TryLock(ctx, id, token) {
 		return
 	}
-	defer l.UnlockIfOwner(ctx, id, token) // want `lock released in UnlockIfOwner by GET, compare, then DEL`
+	defer l.UnlockIfOwner(ctx, id, token) // reported where UnlockIfOwner is declared
 	work()
 }
 
