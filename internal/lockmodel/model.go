@@ -38,7 +38,7 @@ type Model struct {
 	// with an owner value in Go first, outside any Lock: the comparison shows
 	// they release a lock even where its acquisition is out of sight.
 	OwnerChecked []*Op
-	SSA   *buildssa.SSA // nil when the package uses no Redis client
+	SSA          *buildssa.SSA // nil when the package uses no Redis client
 }
 
 // Lock is one acquisition with the releases, refreshes and reads of its key.
