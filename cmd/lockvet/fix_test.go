@@ -67,3 +67,27 @@ func equal(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// TestFixtool runs lockvet as go fix's tool and checks it applies the fixes the
+// golden file shows.
+func TestFixtool(t *testing.T) {
+	src := testcases.Dir(t)
+	dir := filepath.Join(t.TempDir(), "src")
+	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	if out, code := run(t, dir, "go", "fix", "-fixtool="+bin, "./unsafedel/goredis/"); code != 0 {
+		t.Fatalf("go fix: exit %d\n%s", code, out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "unsafedel", "goredis", "goredis.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(src, "unsafedel", "goredis", "goredis.go.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("go fix -fixtool result differs from goredis.go.golden:\n%s", got)
+	}
+}

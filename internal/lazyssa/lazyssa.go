@@ -6,8 +6,10 @@ package lazyssa
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -63,10 +65,25 @@ func build(pass *analysis.Pass) *buildssa.SSA {
 			if !ok {
 				continue
 			}
-			if fn := prog.FuncValue(obj); fn != nil && fn.Synthetic == "" {
+			fn := prog.FuncValue(obj)
+			if fd.Recv == nil && fd.Name.Name == "init" {
+				fn = initFunc(pkg, fd.Pos())
+			}
+			if fn != nil && fn.Synthetic == "" {
 				addAnons(fn)
 			}
 		}
 	}
 	return &buildssa.SSA{Pkg: pkg, SrcFuncs: funcs}
+}
+
+// initFunc finds the SSA function of the func init declared at pos: SSA names
+// them init#1, init#2, … and the type checker gives them no object to look up.
+func initFunc(pkg *ssa.Package, pos token.Pos) *ssa.Function {
+	for name, m := range pkg.Members {
+		if fn, ok := m.(*ssa.Function); ok && strings.HasPrefix(name, "init#") && fn.Syntax() != nil && fn.Syntax().Pos() == pos {
+			return fn
+		}
+	}
+	return nil
 }

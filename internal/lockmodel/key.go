@@ -86,6 +86,13 @@ func writeKey(b *strings.Builder, v ssa.Value, depth int) {
 // arguments (fmt.Sprintf, strconv, strings, a method that builds a key from its
 // receiver), so that `"lock:"+strconv.Itoa(id)` computed twice is one key.
 func writeCallKey(b *strings.Builder, call *ssa.Call, depth int) {
+	if c := call.Common(); c.IsInvoke() {
+		// k.Key() on an interface or type parameter: a key getter.
+		writeKey(b, c.Value, depth+1)
+		b.WriteString("." + c.Method.Name())
+		writeArgs(b, c, depth)
+		return
+	}
 	callee := call.Common().StaticCallee()
 	if callee == nil || callee.Object() == nil {
 		fmt.Fprintf(b, "#%p", call)
@@ -96,9 +103,14 @@ func writeCallKey(b *strings.Builder, call *ssa.Call, depth int) {
 		fmt.Fprintf(b, "#%p", call)
 		return
 	}
-	b.WriteString(obj.Name() + "(")
-	args := call.Common().Args
-	if n := len(args); n > 0 && call.Common().Signature().Variadic() {
+	b.WriteString(obj.Name())
+	writeArgs(b, call.Common(), depth)
+}
+
+func writeArgs(b *strings.Builder, c *ssa.CallCommon, depth int) {
+	b.WriteString("(")
+	args := c.Args
+	if n := len(args); n > 0 && c.Signature().Variadic() {
 		if elems, ok := sliceElems(args[n-1]); ok {
 			args = append(args[:n-1:n-1], elems...)
 		}

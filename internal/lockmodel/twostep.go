@@ -41,7 +41,8 @@ func guards(get, rel *Op) bool {
 }
 
 // comparisonBranches returns the blocks ending in an If whose condition compares
-// a value derived from v.
+// the value read from v with a value that is not a constant: an owner check,
+// not an error check or an emptiness test.
 func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
 	if depth > 8 || v.Referrers() == nil {
 		return nil
@@ -49,7 +50,11 @@ func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
 	var out []*ssa.BasicBlock
 	for _, ref := range *v.Referrers() {
 		switch r := ref.(type) {
-		case *ssa.Extract, *ssa.ChangeType, *ssa.MakeInterface, *ssa.Convert:
+		case *ssa.Extract:
+			if !isErrorType(r.Type()) {
+				out = append(out, comparisonBranches(r, depth+1)...)
+			}
+		case *ssa.ChangeType, *ssa.MakeInterface, *ssa.Convert:
 			out = append(out, comparisonBranches(r.(ssa.Value), depth+1)...)
 		case *ssa.FieldAddr:
 			if embedded(r.X.Type(), r.Field) {
@@ -62,7 +67,7 @@ func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
 				out = append(out, branchesOn(r)...) // bytes.Equal, strings.EqualFold
 			}
 		case *ssa.BinOp:
-			if r.Op == token.EQL || r.Op == token.NEQ {
+			if (r.Op == token.EQL || r.Op == token.NEQ) && !IsConst(r.X) && !IsConst(r.Y) {
 				out = append(out, branchesOn(r)...)
 			}
 		}

@@ -79,3 +79,26 @@ func markFirstVisit(ctx context.Context, rdb *redis.Client, user string) bool {
 	rdb.Expire(ctx, "visited:"+user, 30*24*time.Hour)
 	return first
 }
+
+// The legacy timestamp lock: GET, check for errors and staleness, GETSET, then
+// EXPIRE. Nothing compares an owner value, so this is no two-step release.
+func staleLock(ctx context.Context, rdb *redis.Client, key string, expiresAt int64) {
+	if rdb.SetNX(ctx, key, expiresAt, time.Minute).Val() {
+		return
+	}
+	v, err := rdb.Get(ctx, key).Int64()
+	if err != nil {
+		return
+	}
+	if v < time.Now().UnixNano() {
+		rdb.GetSet(ctx, key, expiresAt)
+		rdb.Expire(ctx, key, time.Minute)
+	}
+}
+
+// Clearing a key only when it is empty is no owner check either.
+func clearEmpty(ctx context.Context, rdb *redis.Client, key string) {
+	if rdb.Get(ctx, key).Val() == "" {
+		rdb.Del(ctx, key)
+	}
+}
