@@ -24,6 +24,15 @@ const (
 	ScriptDo           // (script receiver) keysAndArgs...: the key count comes from NewScript
 	NewScript          // [keyCount,] source: builds a script object
 	Convert            // reply, err: converts a raw reply, turning a nil reply into an error
+	Incr               // key: INCR, INCRBY; taken under a lock, the count is a fencing token
+
+	// Lock libraries: the lock is an object, and ownership is checked for you.
+	LockAcquire // (lock receiver): takes the lock
+	LockRelease // (lock receiver): releases it, owner-checked
+	LockRefresh // (lock receiver): extends it, owner-checked
+	LockObtain  // key, …: takes a lock and returns it as the first result
+	LockCancel  // name: takes a lock and returns the func that releases it as the second result
+	LockHeader  // (lock receiver): the response header whose Revision is a fencing token
 )
 
 // Func is one row of the table.
@@ -57,13 +66,45 @@ var redigo = []string{
 	"github.com/garyburd/redigo/redis",
 }
 
+// lockLibs are the lock libraries, whose rows are added below.
+var lockLibs = []Func{
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "Lock", Role: LockAcquire},
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "LockContext", Role: LockAcquire},
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "TryLock", Role: LockAcquire},
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "TryLockContext", Role: LockAcquire},
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "Unlock", Role: LockRelease},
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "UnlockContext", Role: LockRelease},
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "Extend", Role: LockRefresh},
+	{Path: "github.com/go-redsync/redsync/v4", Recv: "Mutex", Name: "ExtendContext", Role: LockRefresh},
+	{Path: "github.com/bsm/redislock", Name: "Obtain", Role: LockObtain, Conn: true},
+	{Path: "github.com/bsm/redislock", Recv: "Client", Name: "Obtain", Role: LockObtain},
+	{Path: "github.com/bsm/redislock", Recv: "Lock", Name: "Release", Role: LockRelease},
+	{Path: "github.com/bsm/redislock", Recv: "Lock", Name: "Refresh", Role: LockRefresh},
+	{Path: "github.com/zeromicro/go-zero/core/stores/redis", Recv: "RedisLock", Name: "Acquire", Role: LockAcquire},
+	{Path: "github.com/zeromicro/go-zero/core/stores/redis", Recv: "RedisLock", Name: "AcquireCtx", Role: LockAcquire},
+	{Path: "github.com/zeromicro/go-zero/core/stores/redis", Recv: "RedisLock", Name: "Release", Role: LockRelease},
+	{Path: "github.com/zeromicro/go-zero/core/stores/redis", Recv: "RedisLock", Name: "ReleaseCtx", Role: LockRelease},
+	{Path: "github.com/redis/rueidis/rueidislock", Recv: "Locker", Name: "WithContext", Role: LockCancel},
+	{Path: "github.com/redis/rueidis/rueidislock", Recv: "Locker", Name: "TryWithContext", Role: LockCancel},
+	{Path: "go.etcd.io/etcd/client/v3/concurrency", Recv: "Mutex", Name: "Lock", Role: LockAcquire},
+	{Path: "go.etcd.io/etcd/client/v3/concurrency", Recv: "Mutex", Name: "TryLock", Role: LockAcquire},
+	{Path: "go.etcd.io/etcd/client/v3/concurrency", Recv: "Mutex", Name: "Unlock", Role: LockRelease},
+	{Path: "go.etcd.io/etcd/client/v3/concurrency", Recv: "Mutex", Name: "Header", Role: LockHeader},
+}
+
 // NilErrors names the nil-reply sentinels, by package path and variable name.
 var NilErrors = map[string]string{}
+
+// libs are the paths of the lock libraries.
+var libs = map[string]bool{}
 
 var table = rows()
 
 func rows() []Func {
-	var table []Func
+	table := append([]Func(nil), lockLibs...)
+	for _, f := range lockLibs {
+		libs[f.Path] = true
+	}
 	for _, p := range goRedis {
 		NilErrors[p] = "Nil"
 		table = append(table,
@@ -83,6 +124,8 @@ func rows() []Func {
 			Func{Path: p, Recv: "Script", Name: "Eval", Role: ScriptRun, Conn: true, NilIsError: true},
 			Func{Path: p, Recv: "Script", Name: "EvalSha", Role: ScriptRun, Conn: true, NilIsError: true},
 			Func{Path: p, Name: "NewScript", Role: NewScript},
+			Func{Path: p, Name: "Incr", Role: Incr},
+			Func{Path: p, Name: "IncrBy", Role: Incr},
 		)
 	}
 	for _, p := range redigo {
@@ -135,6 +178,13 @@ var Pipelines = map[string]bool{"Pipeliner": true, "Pipeline": true, "Tx": true}
 
 // Known reports whether path is a package whose calls the table describes.
 func Known(path string) bool {
+	_, ok := NilErrors[path]
+	return ok || libs[path]
+}
+
+// IsClient reports whether path is a Redis client (not a lock library), whose
+// command objects (Val, Err, Result) and reply converters carry results.
+func IsClient(path string) bool {
 	_, ok := NilErrors[path]
 	return ok
 }

@@ -49,6 +49,8 @@ type Lock struct {
 	// Expire is an EXPIRE sent after a SETNX without TTL: the second half of a
 	// non-atomic acquisition, not a refresh.
 	Expire *Op
+	// Tokens are the operations whose results are this lock's fencing tokens.
+	Tokens []*Op
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -208,11 +210,31 @@ func pairInFunc(ops []*Op) []*Lock {
 				}
 			}
 		}
+		l.Tokens = tokens(a, ops)
 		if len(l.Releases) > 0 && !allOnErrorPath(l.Releases) {
 			locks = append(locks, l)
 		}
 	}
 	return locks
+}
+
+// tokens finds the fencing tokens of the lock a takes: its own result when it
+// is a token script, an INCR after it, or a revision read from the lock object.
+func tokens(a *Op, ops []*Op) []*Op {
+	var out []*Op
+	if a.Token {
+		out = append(out, a)
+	}
+	for _, o := range ops {
+		if o.Kind != Count || !o.Token || o.Pos() < a.Pos() {
+			continue
+		}
+		if o.Library && o.Key != a.Key {
+			continue // another mutex's revision
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 func allOnErrorPath(ops []*Op) bool {

@@ -15,6 +15,7 @@ const (
 	Release                 // deletes the key
 	Refresh                 // extends the key's TTL
 	Read                    // reads the key's value
+	Count                   // increments a counter: under a lock, a fencing token
 )
 
 // TTL says whether an acquisition gives the key an expiry.
@@ -45,6 +46,10 @@ type Op struct {
 	Checked bool      // Release, Refresh: ownership is checked atomically
 	TwoStep bool      // Release: a GET compared in Go decides whether it runs
 	Script  bool      // the command is a Lua script
+	Library bool      // a lock library's call (redsync, bsm/redislock, …)
+	// Token: the operation's result is a fencing token (a Lua script that
+	// returns an INCR, an INCR, etcd's revision).
+	Token bool
 
 	// Result use: whether a nil-reply error signals "not acquired", and where the
 	// result of a SETNX-style command is the acquired flag.

@@ -83,7 +83,7 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 func (u *usage) call(v ssa.Value, call *ssa.Call, isErr, nilIsError bool, depth int) {
 	c := call.Common()
 	obj, recv, args := calleeOf(c)
-	if obj != nil && obj.Pkg() != nil && clients.Known(obj.Pkg().Path()) {
+	if obj != nil && obj.Pkg() != nil && clients.IsClient(obj.Pkg().Path()) {
 		if recv == v {
 			switch obj.Name() {
 			case "Err":

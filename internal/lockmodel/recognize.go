@@ -25,6 +25,9 @@ type recognizer struct {
 // several keys, a script that both sets and refreshes).
 func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	c := instr.Common()
+	if op := cancelCall(fn, instr); op != nil {
+		return []*Op{op}
+	}
 	obj, recv, args := calleeOf(c)
 	if obj == nil || obj.Pkg() == nil {
 		return nil
@@ -56,6 +59,9 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	}
 	b := opBuilder{fn: fn, instr: instr, client: client, nilIsError: row.NilIsError,
 		queued: row.Queued || isPipeline(client)}
+	if libraryOps(&b, row, obj, recv, args) {
+		return b.ops
+	}
 	switch row.Role {
 	case clients.SetIfAbsent:
 		if len(args) >= 3 {
@@ -86,6 +92,10 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	case clients.Get:
 		if len(args) == 1 {
 			b.op(Read, "GET", args[0])
+		}
+	case clients.Incr:
+		if len(args) >= 1 {
+			b.op(Count, strings.ToUpper(obj.Name()), args[0]).Token = true
 		}
 	case clients.DeleteIfEqual:
 		if len(args) == 2 {
@@ -194,7 +204,7 @@ func isPipeline(client ssa.Value) bool {
 		return false
 	}
 	n, ok := typesDeref(client.Type()).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && clients.Known(n.Obj().Pkg().Path()) && clients.Pipelines[n.Obj().Name()]
+	return ok && n.Obj().Pkg() != nil && clients.IsClient(n.Obj().Pkg().Path()) && clients.Pipelines[n.Obj().Name()]
 }
 
 func dropContexts(args []ssa.Value) []ssa.Value {
@@ -280,6 +290,10 @@ func (r *recognizer) readCommand(b *opBuilder, words []ssa.Value) {
 	case "GET":
 		if len(args) == 1 {
 			b.op(Read, name, args[0])
+		}
+	case "INCR", "INCRBY":
+		if len(args) >= 1 {
+			b.op(Count, name, args[0]).Token = true
 		}
 	case "DELEX":
 		if len(args) == 3 {
@@ -434,7 +448,7 @@ func (b *opBuilder) scriptOps(src string, keys, args []ssa.Value) {
 			ttl = TTLSet
 		}
 		op := b.op(Acquire, "script", keys[0])
-		op.Value, op.TTL, op.Script = argv(s.ValueArg), ttl, true
+		op.Value, op.TTL, op.Script, op.Token = argv(s.ValueArg), ttl, true, s.Token
 	}
 	switch {
 	case s.CompareAndDelete:

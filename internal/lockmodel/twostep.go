@@ -79,7 +79,7 @@ func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
 // object (Val, Result) or a redigo converter.
 func derivesReply(call *ssa.Call, v ssa.Value) bool {
 	obj, recv, _ := calleeOf(call.Common())
-	if obj == nil || obj.Pkg() == nil || !clients.Known(obj.Pkg().Path()) {
+	if obj == nil || obj.Pkg() == nil || !clients.IsClient(obj.Pkg().Path()) {
 		return false
 	}
 	if recv == v {

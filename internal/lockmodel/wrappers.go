@@ -32,7 +32,7 @@ func deriveFacts(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperF
 
 func wrapperFact(ops []*Op) *WrapperFact {
 	for _, op := range ops {
-		if op.Kind == Read || !isTemplate(op.Key) || selfContained(op, ops) {
+		if op.Kind == Read || op.Kind == Count || !isTemplate(op.Key) || selfContained(op, ops) {
 			continue
 		}
 		f := &WrapperFact{

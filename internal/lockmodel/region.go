@@ -1,0 +1,167 @@
+package lockmodel
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/clients"
+)
+
+// Region is the code that runs while a lock is held: from the acquisition to
+// each release on the way, or to the function's end when the release is
+// deferred, with the bodies of closures made in between (a transaction
+// callback, a goroutine started under the lock).
+type Region struct {
+	from   map[*ssa.BasicBlock]int // block → index of its first instruction in the region
+	bodies map[*ssa.Function]bool  // closures wholly in the region
+}
+
+// Region computes the lock's critical region.
+func (l *Lock) Region() *Region {
+	r := &Region{from: make(map[*ssa.BasicBlock]int), bodies: make(map[*ssa.Function]bool)}
+	start := l.Acquire.Instr.Block()
+	if start == nil {
+		return r
+	}
+	stops := make(map[ssa.Instruction]bool)
+	for _, rel := range l.Releases {
+		if !rel.Deferred() && rel.Fn == l.Acquire.Fn {
+			stops[rel.Instr] = true
+		}
+	}
+	type entry struct {
+		b *ssa.BasicBlock
+		i int
+	}
+	queue := []entry{{start, indexOf(start, l.Acquire.Instr) + 1}}
+	for len(queue) > 0 {
+		e := queue[0]
+		queue = queue[1:]
+		if seen, ok := r.from[e.b]; ok && seen <= e.i {
+			continue
+		}
+		r.from[e.b] = e.i
+		stopped := false
+		for _, instr := range e.b.Instrs[e.i:] {
+			if stops[instr] {
+				stopped = true
+				break
+			}
+			if mc, ok := instr.(*ssa.MakeClosure); ok {
+				r.addBody(mc.Fn.(*ssa.Function))
+			}
+		}
+		if !stopped {
+			for _, s := range e.b.Succs {
+				queue = append(queue, entry{s, 0})
+			}
+		}
+	}
+	return r
+}
+
+func (r *Region) addBody(fn *ssa.Function) {
+	if r.bodies[fn] {
+		return
+	}
+	r.bodies[fn] = true
+	for _, anon := range fn.AnonFuncs {
+		r.addBody(anon)
+	}
+}
+
+// Instrs calls yield for each instruction in the region, in no set order.
+func (r *Region) Instrs(yield func(ssa.Instruction) bool) {
+	for b, from := range r.from {
+		for _, instr := range b.Instrs[from:] {
+			if !yield(instr) {
+				return
+			}
+		}
+	}
+	for fn := range r.bodies {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if !yield(instr) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Contains reports whether instr runs under the lock.
+func (r *Region) Contains(instr ssa.Instruction) bool {
+	if r.bodies[instr.Parent()] {
+		return true
+	}
+	from, ok := r.from[instr.Block()]
+	return ok && indexOf(instr.Block(), instr) >= from
+}
+
+func indexOf(b *ssa.BasicBlock, instr ssa.Instruction) int {
+	for i, in := range b.Instrs {
+		if in == instr {
+			return i
+		}
+	}
+	return len(b.Instrs)
+}
+
+// TokenValues returns the values that carry this lock's fencing token: what
+// the acquiring script returned, an INCR taken under the lock, etcd's
+// Header().Revision.
+func (l *Lock) TokenValues() []ssa.Value {
+	var out []ssa.Value
+	for _, op := range l.Tokens {
+		if call, ok := op.Instr.(*ssa.Call); ok {
+			out = derived(call, out, 0)
+		}
+	}
+	return out
+}
+
+// derived collects v and the values read from it: the reply of a command
+// object (Val, Result, Int64), a redigo conversion, a Revision field.
+func derived(v ssa.Value, out []ssa.Value, depth int) []ssa.Value {
+	out = append(out, v)
+	if depth > 6 || v.Referrers() == nil {
+		return out
+	}
+	for _, ref := range *v.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.Extract:
+			if r.Index == 0 {
+				out = derived(r, out, depth+1)
+			}
+		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
+			out = derived(r.(ssa.Value), out, depth+1)
+		case *ssa.FieldAddr:
+			if fieldName(r.X.Type(), r.Field) == "Revision" {
+				out = derived(r, out, depth+1)
+			}
+		case *ssa.UnOp:
+			if r.Op == token.MUL {
+				out = derived(r, out, depth+1)
+			}
+		case *ssa.Call:
+			if derivesToken(r, v) {
+				out = derived(r, out, depth+1)
+			}
+		}
+	}
+	return out
+}
+
+func derivesToken(call *ssa.Call, v ssa.Value) bool {
+	obj, recv, _ := calleeOf(call.Common())
+	if obj == nil || obj.Pkg() == nil || !clients.IsClient(obj.Pkg().Path()) {
+		return false
+	}
+	if recv == v {
+		return obj.Name() != "Err"
+	}
+	row := clients.Lookup(obj.Pkg().Path(), "", obj.Name())
+	return row != nil && row.Role == clients.Convert
+}
