@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // keyOf renders the expression that computes a Redis key (or a lock value) as a
@@ -28,7 +30,7 @@ func writeKey(b *strings.Builder, v ssa.Value, depth int) {
 		fmt.Fprintf(b, "#%p", v)
 		return
 	}
-	v = unwrap(v)
+	v = ssautil.Unwrap(v)
 	switch x := v.(type) {
 	case *ssa.Const:
 		b.WriteString("c:")
@@ -48,7 +50,7 @@ func writeKey(b *strings.Builder, v ssa.Value, depth int) {
 		}
 		fmt.Fprintf(b, "#%p", v)
 	case *ssa.FreeVar:
-		if bound := freeVarBinding(x); bound != nil {
+		if bound := ssautil.FreeVarBinding(x); bound != nil {
 			writeKey(b, bound, depth+1)
 			return
 		}
@@ -82,9 +84,9 @@ func writeKey(b *strings.Builder, v ssa.Value, depth int) {
 	}
 }
 
-// writeCallKey renders calls of functions whose result depends only on their
-// arguments (fmt.Sprintf, strconv, strings, a method that builds a key from its
-// receiver), so that `"lock:"+strconv.Itoa(id)` computed twice is one key.
+// writeCallKey renders a call by its callee and arguments, so that
+// `"lock:"+strconv.Itoa(id)` or `lockKey(id)` computed twice is one key: key
+// builders are taken to depend only on their arguments.
 func writeCallKey(b *strings.Builder, call *ssa.Call, depth int) {
 	if c := call.Common(); c.IsInvoke() {
 		// k.Key() on an interface or type parameter: a key getter.
@@ -98,12 +100,7 @@ func writeCallKey(b *strings.Builder, call *ssa.Call, depth int) {
 		fmt.Fprintf(b, "#%p", call)
 		return
 	}
-	obj := callee.Object()
-	if obj.Pkg() != nil && !keyFuncPkgs[obj.Pkg().Path()] && obj.Pkg() != callee.Pkg.Pkg {
-		fmt.Fprintf(b, "#%p", call)
-		return
-	}
-	b.WriteString(obj.Name())
+	b.WriteString(callee.Object().Name())
 	writeArgs(b, call.Common(), depth)
 }
 
@@ -111,7 +108,7 @@ func writeArgs(b *strings.Builder, c *ssa.CallCommon, depth int) {
 	b.WriteString("(")
 	args := c.Args
 	if n := len(args); n > 0 && c.Signature().Variadic() {
-		if elems, ok := sliceElems(args[n-1]); ok {
+		if elems, ok := ssautil.SliceElems(args[n-1]); ok {
 			args = append(args[:n-1:n-1], elems...)
 		}
 	}
@@ -124,40 +121,11 @@ func writeArgs(b *strings.Builder, c *ssa.CallCommon, depth int) {
 	b.WriteString(")")
 }
 
-// keyFuncPkgs are the standard packages whose functions build key strings.
-var keyFuncPkgs = map[string]bool{
-	"fmt": true, "strconv": true, "strings": true, "path": true, "path/filepath": true,
-}
-
 func fieldName(t types.Type, i int) string {
-	if st, ok := typesDeref(t).Underlying().(*types.Struct); ok && i < st.NumFields() {
+	if st, ok := ssautil.Deref(t).Underlying().(*types.Struct); ok && i < st.NumFields() {
 		return st.Field(i).Name()
 	}
 	return strconv.Itoa(i)
-}
-
-// freeVarBinding returns the value a closure's free variable is bound to in the
-// enclosing function, so a key captured by a deferred closure is the outer key.
-func freeVarBinding(fv *ssa.FreeVar) ssa.Value {
-	fn := fv.Parent()
-	idx := -1
-	for i, f := range fn.FreeVars {
-		if f == fv {
-			idx = i
-		}
-	}
-	parent := fn.Parent()
-	if idx < 0 || parent == nil {
-		return nil
-	}
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && idx < len(mc.Bindings) {
-				return mc.Bindings[idx]
-			}
-		}
-	}
-	return nil
 }
 
 // isTemplate reports whether a rendered key depends only on constants, globals

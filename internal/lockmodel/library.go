@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // libraryOps turns a lock library's call into an operation. The key is the lock
@@ -46,19 +47,10 @@ func resultOp(b *opBuilder, kind Kind, cmd string, index int) *Op {
 	}
 	op := b.op(kind, cmd, call)
 	op.Key = fmt.Sprintf("#%p", call)
-	if ex := extract(call, index); ex != nil {
+	if ex := ssautil.Extract(call, index); ex != nil {
 		op.Key, op.KeyExpr = keyOf(ex), ex
 	}
 	return op
-}
-
-func extract(call *ssa.Call, index int) *ssa.Extract {
-	for _, ref := range *call.Referrers() {
-		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == index {
-			return ex
-		}
-	}
-	return nil
 }
 
 // cancelCall recognises a call of the release func rueidislock returned.
@@ -72,11 +64,11 @@ func cancelCall(fn *ssa.Function, instr ssa.CallInstruction) *Op {
 	if !ok {
 		return nil
 	}
-	obj, _, _ := calleeOf(call.Common())
+	obj, _, _ := ssautil.Callee(call.Common())
 	if obj == nil || obj.Pkg() == nil {
 		return nil
 	}
-	row := clients.Lookup(obj.Pkg().Path(), recvName(obj), obj.Name())
+	row := clients.Lookup(obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name())
 	if row == nil || row.Role != clients.LockCancel {
 		return nil
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/clients"
 	"github.com/lockvet/lockvet/internal/lazyssa"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // Analyzer finds the locks of a package.
@@ -58,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return &Model{}, nil
 	}
 	prog := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA()
-	inits := globalInits(prog.Pkg)
+	inits := ssautil.GlobalInits(prog.Pkg)
 	local := make(map[*types.Func]*WrapperFact)
 	r := &recognizer{
 		inits:    inits,

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // Kind is what an operation does to a lock key.
@@ -75,7 +77,7 @@ func IsConst(v ssa.Value) bool {
 	if v == nil {
 		return false
 	}
-	c, ok := unwrap(v).(*ssa.Const)
+	c, ok := ssautil.Unwrap(v).(*ssa.Const)
 	return ok && c.Value != nil
 }
 

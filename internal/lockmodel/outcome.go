@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // Outcome is how code uses the result of an acquisition.
@@ -59,7 +60,7 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 			u.walk(r.(ssa.Value), isErr, nilIsError, depth+1)
 		case *ssa.FieldAddr:
 			// cmd.Err() is a method of the embedded baseCmd.
-			if embedded(r.X.Type(), r.Field) {
+			if ssautil.Embedded(r.X.Type(), r.Field) {
 				u.walk(r, isErr, nilIsError, depth+1)
 			} else {
 				u.saw(isErr, nilIsError)
@@ -82,7 +83,7 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 // Result), or into a redigo reply converter; any other call counts as a use.
 func (u *usage) call(v ssa.Value, call *ssa.Call, isErr, nilIsError bool, depth int) {
 	c := call.Common()
-	obj, recv, args := calleeOf(c)
+	obj, recv, args := ssautil.Callee(c)
 	if obj != nil && obj.Pkg() != nil && clients.IsClient(obj.Pkg().Path()) {
 		if recv == v {
 			switch obj.Name() {
@@ -125,11 +126,6 @@ func (u *usage) sawErr(nilIsError, sentinelOnly bool) {
 	}
 }
 
-func embedded(t types.Type, field int) bool {
-	st, ok := typesDeref(t).Underlying().(*types.Struct)
-	return ok && field < st.NumFields() && st.Field(field).Embedded()
-}
-
 func isErrorType(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
@@ -137,9 +133,9 @@ func isErrorType(t types.Type) bool {
 // isNilSentinel reports whether v is go-redis's redis.Nil (a constant of its
 // internal RedisError type) or redigo's ErrNil (a variable).
 func isNilSentinel(v ssa.Value) bool {
-	switch x := unwrap(v).(type) {
+	switch x := ssautil.Unwrap(v).(type) {
 	case *ssa.Const:
-		s, ok := constString(x)
+		s, ok := ssautil.ConstString(x)
 		n, named := x.Type().(*types.Named)
 		return ok && named && s == "redis: nil" && n.Obj().Name() == "RedisError"
 	case *ssa.UnOp:

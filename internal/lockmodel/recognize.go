@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/clients"
 	"github.com/lockvet/lockvet/internal/lua"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // recognizer turns call instructions into lock operations.
@@ -28,21 +29,23 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	if op := cancelCall(fn, instr); op != nil {
 		return []*Op{op}
 	}
-	obj, recv, args := calleeOf(c)
+	obj, recv, args := ssautil.Callee(c)
 	if obj == nil || obj.Pkg() == nil {
 		return nil
 	}
-	if f := r.fact(obj); f != nil {
-		return []*Op{wrapperOp(fn, instr, obj, f, append(recvArgs(recv), args...))}
-	}
-	if f := r.command(obj); f != nil {
-		return r.forwarded(fn, instr, recv, f, append(recvArgs(recv), args...))
-	}
-	row := clients.Lookup(obj.Pkg().Path(), recvName(obj), obj.Name())
+	// The table wins over facts: a lock library's Obtain is itself a wrapper
+	// around SET NX, but its lock object, not its key, is what callers hold.
+	row := clients.Lookup(obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name())
 	if row == nil {
+		if f := r.fact(obj); f != nil {
+			return []*Op{wrapperOp(fn, instr, obj, f, append(recvArgs(recv), args...))}
+		}
+		if f := r.command(obj); f != nil {
+			return r.forwarded(fn, instr, recv, f, append(recvArgs(recv), args...))
+		}
 		return nil
 	}
-	args = dropContexts(args)
+	args = ssautil.DropContexts(args)
 	client := recv
 	if row.Conn && len(args) > 0 {
 		client, args = args[0], args[1:]
@@ -51,7 +54,7 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 		r.noteForward(fn, args)
 	}
 	if sig := c.Signature(); sig.Variadic() && len(args) > 0 {
-		elems, ok := sliceElems(args[len(args)-1])
+		elems, ok := ssautil.SliceElems(args[len(args)-1])
 		if !ok {
 			return nil
 		}
@@ -105,13 +108,13 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 		r.readCommand(&b, args)
 	case clients.Eval:
 		if len(args) >= 2 {
-			if keys, ok := sliceElems(args[1]); ok {
+			if keys, ok := ssautil.SliceElems(args[1]); ok {
 				r.script(&b, args[0], keys, args[2:])
 			}
 		}
 	case clients.ScriptRun:
 		if src, _, ok := r.newScript(recv); ok && len(args) >= 1 {
-			if keys, ok := sliceElems(args[0]); ok {
+			if keys, ok := ssautil.SliceElems(args[0]); ok {
 				b.scriptOps(src, keys, args[1:])
 			}
 		}
@@ -146,7 +149,7 @@ func (r *recognizer) forwarded(fn *ssa.Function, instr ssa.CallInstruction, recv
 	if f.Args >= len(args) || f.Name >= len(args) {
 		return nil
 	}
-	words, ok := sliceElems(args[f.Args])
+	words, ok := ssautil.SliceElems(args[f.Args])
 	if !ok {
 		return nil
 	}
@@ -165,67 +168,23 @@ func recvArgs(recv ssa.Value) []ssa.Value {
 	return []ssa.Value{recv}
 }
 
-// calleeOf names the function a call reaches, with its receiver and the other
-// arguments. Interface calls name the interface method: go-redis declares its
-// commands on the Cmdable and UniversalClient interfaces as well.
-func calleeOf(c *ssa.CallCommon) (obj *types.Func, recv ssa.Value, args []ssa.Value) {
-	if c.IsInvoke() {
-		return c.Method, c.Value, c.Args
-	}
-	callee := c.StaticCallee()
-	if callee == nil {
-		return nil, nil, nil
-	}
-	obj, _ = callee.Object().(*types.Func)
-	if obj == nil {
-		return nil, nil, nil
-	}
-	if obj.Type().(*types.Signature).Recv() != nil && len(c.Args) > 0 {
-		return obj, c.Args[0], c.Args[1:]
-	}
-	return obj, nil, c.Args
-}
-
-func recvName(obj *types.Func) string {
-	recv := obj.Type().(*types.Signature).Recv()
-	if recv == nil {
-		return ""
-	}
-	if n, ok := typesDeref(recv.Type()).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return ""
-}
-
 // isPipeline reports whether a go-redis command is sent on a pipeline or
 // transaction (the Pipeliner in a Pipelined or TxPipelined callback).
 func isPipeline(client ssa.Value) bool {
 	if client == nil {
 		return false
 	}
-	n, ok := typesDeref(client.Type()).(*types.Named)
+	n, ok := ssautil.Deref(client.Type()).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && clients.IsClient(n.Obj().Pkg().Path()) && clients.Pipelines[n.Obj().Name()]
-}
-
-func dropContexts(args []ssa.Value) []ssa.Value {
-	out := args[:0:0]
-	for _, a := range args {
-		if n, ok := a.Type().(*types.Named); ok && n.Obj().Pkg() != nil &&
-			n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context" {
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
 }
 
 // setArgs reads go-redis SetArgs{Mode: "NX", TTL: …}.
 func (r *recognizer) setArgs(b *opBuilder, args []ssa.Value) {
-	fields, ok := structFields(args[2])
+	fields, ok := ssautil.StructFields(args[2])
 	if !ok {
 		return
 	}
-	mode, ok := constString(fields["Mode"])
+	mode, ok := ssautil.ConstString(fields["Mode"])
 	if !ok || !strings.EqualFold(mode, "NX") {
 		return
 	}
@@ -242,11 +201,11 @@ func (r *recognizer) setArgs(b *opBuilder, args []ssa.Value) {
 }
 
 func deleteIfEqual(b *opBuilder, args []ssa.Value) {
-	fields, ok := structFields(args[1])
+	fields, ok := ssautil.StructFields(args[1])
 	if !ok {
 		return
 	}
-	if mode, _ := constString(fields["Mode"]); strings.EqualFold(mode, "IFEQ") && fields["MatchValue"] != nil {
+	if mode, _ := ssautil.ConstString(fields["Mode"]); strings.EqualFold(mode, "IFEQ") && fields["MatchValue"] != nil {
 		b.checked(Release, "DELEX IFEQ", args[0], fields["MatchValue"], false)
 		return
 	}
@@ -259,7 +218,7 @@ func (r *recognizer) readCommand(b *opBuilder, words []ssa.Value) {
 	if len(words) == 0 {
 		return
 	}
-	name, ok := constString(words[0])
+	name, ok := ssautil.ConstString(words[0])
 	if !ok {
 		return
 	}
@@ -297,7 +256,7 @@ func (r *recognizer) readCommand(b *opBuilder, words []ssa.Value) {
 		}
 	case "DELEX":
 		if len(args) == 3 {
-			if mode, _ := constString(args[1]); strings.EqualFold(mode, "IFEQ") {
+			if mode, _ := ssautil.ConstString(args[1]); strings.EqualFold(mode, "IFEQ") {
 				b.checked(Release, "DELEX IFEQ", args[0], args[2], false)
 			}
 		} else if len(args) == 1 {
@@ -319,7 +278,7 @@ func setCommand(b *opBuilder, args []ssa.Value) {
 	nx, ttl := false, TTLNone
 	var ttlExpr ssa.Value
 	for i := 2; i < len(args); i++ {
-		opt, ok := constString(args[i])
+		opt, ok := ssautil.ConstString(args[i])
 		if !ok {
 			return
 		}
@@ -367,7 +326,7 @@ func (r *recognizer) newScript(v ssa.Value) (src string, keyCount int, ok bool) 
 	if !isCall {
 		return "", 0, false
 	}
-	obj, _, args := calleeOf(call.Common())
+	obj, _, args := ssautil.Callee(call.Common())
 	if obj == nil || obj.Pkg() == nil {
 		return "", 0, false
 	}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // Region is the code that runs while a lock is held: from the acquisition to
@@ -13,13 +14,16 @@ import (
 // deferred, with the bodies of closures made in between (a transaction
 // callback, a goroutine started under the lock).
 type Region struct {
-	from   map[*ssa.BasicBlock]int // block → index of its first instruction in the region
-	bodies map[*ssa.Function]bool  // closures wholly in the region
+	spans  map[*ssa.BasicBlock]span // the instructions of each block that are in the region
+	bodies map[*ssa.Function]bool   // closures wholly in the region
 }
+
+// span is the instructions [from, to) of a block.
+type span struct{ from, to int }
 
 // Region computes the lock's critical region.
 func (l *Lock) Region() *Region {
-	r := &Region{from: make(map[*ssa.BasicBlock]int), bodies: make(map[*ssa.Function]bool)}
+	r := &Region{spans: make(map[*ssa.BasicBlock]span), bodies: make(map[*ssa.Function]bool)}
 	start := l.Acquire.Instr.Block()
 	if start == nil {
 		return r
@@ -38,21 +42,21 @@ func (l *Lock) Region() *Region {
 	for len(queue) > 0 {
 		e := queue[0]
 		queue = queue[1:]
-		if seen, ok := r.from[e.b]; ok && seen <= e.i {
+		if seen, ok := r.spans[e.b]; ok && seen.from <= e.i {
 			continue
 		}
-		r.from[e.b] = e.i
-		stopped := false
-		for _, instr := range e.b.Instrs[e.i:] {
-			if stops[instr] {
-				stopped = true
+		sp := span{e.i, len(e.b.Instrs)}
+		for i := e.i; i < len(e.b.Instrs); i++ {
+			if stops[e.b.Instrs[i]] {
+				sp.to = i
 				break
 			}
-			if mc, ok := instr.(*ssa.MakeClosure); ok {
+			if mc, ok := e.b.Instrs[i].(*ssa.MakeClosure); ok {
 				r.addBody(mc.Fn.(*ssa.Function))
 			}
 		}
-		if !stopped {
+		r.spans[e.b] = sp
+		if sp.to == len(e.b.Instrs) {
 			for _, s := range e.b.Succs {
 				queue = append(queue, entry{s, 0})
 			}
@@ -73,8 +77,8 @@ func (r *Region) addBody(fn *ssa.Function) {
 
 // Instrs calls yield for each instruction in the region, in no set order.
 func (r *Region) Instrs(yield func(ssa.Instruction) bool) {
-	for b, from := range r.from {
-		for _, instr := range b.Instrs[from:] {
+	for b, sp := range r.spans {
+		for _, instr := range b.Instrs[sp.from:sp.to] {
 			if !yield(instr) {
 				return
 			}
@@ -96,8 +100,9 @@ func (r *Region) Contains(instr ssa.Instruction) bool {
 	if r.bodies[instr.Parent()] {
 		return true
 	}
-	from, ok := r.from[instr.Block()]
-	return ok && indexOf(instr.Block(), instr) >= from
+	sp, ok := r.spans[instr.Block()]
+	i := indexOf(instr.Block(), instr)
+	return ok && i >= sp.from && i < sp.to
 }
 
 func indexOf(b *ssa.BasicBlock, instr ssa.Instruction) int {
@@ -155,7 +160,7 @@ func derived(v ssa.Value, out []ssa.Value, depth int) []ssa.Value {
 }
 
 func derivesToken(call *ssa.Call, v ssa.Value) bool {
-	obj, recv, _ := calleeOf(call.Common())
+	obj, recv, _ := ssautil.Callee(call.Common())
 	if obj == nil || obj.Pkg() == nil || !clients.IsClient(obj.Pkg().Path()) {
 		return false
 	}

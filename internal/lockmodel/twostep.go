@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // markTwoStep flags each unchecked release or refresh that runs only when a GET
@@ -57,7 +58,7 @@ func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
 		case *ssa.ChangeType, *ssa.MakeInterface, *ssa.Convert:
 			out = append(out, comparisonBranches(r.(ssa.Value), depth+1)...)
 		case *ssa.FieldAddr:
-			if embedded(r.X.Type(), r.Field) {
+			if ssautil.Embedded(r.X.Type(), r.Field) {
 				out = append(out, comparisonBranches(r, depth+1)...)
 			}
 		case *ssa.Call:
@@ -78,7 +79,7 @@ func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
 // derivesReply reports whether call reads the reply v: a method of a command
 // object (Val, Result) or a redigo converter.
 func derivesReply(call *ssa.Call, v ssa.Value) bool {
-	obj, recv, _ := calleeOf(call.Common())
+	obj, recv, _ := ssautil.Callee(call.Common())
 	if obj == nil || obj.Pkg() == nil || !clients.IsClient(obj.Pkg().Path()) {
 		return false
 	}

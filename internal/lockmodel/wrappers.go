@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // deriveFacts records, for each function that acquires, releases or refreshes a
@@ -99,7 +101,7 @@ func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFa
 			continue
 		}
 		recv := obj.Type().(*types.Signature).Recv()
-		named, ok := typesDeref(recv.Type()).(*types.Named)
+		named, ok := ssautil.Deref(recv.Type()).(*types.Named)
 		if !ok {
 			continue
 		}

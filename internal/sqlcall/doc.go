@@ -1,0 +1,80 @@
+// Package sqlcall tells which calls run SQL, with which statement text, on
+// which handle, with which placeholder arguments, and where their result goes.
+//
+// Calls are matched by the package path, receiver type and name of the
+// function the type checker resolves them to (a static callee or an interface
+// method), never by a bare method name; the tables are in table.go:
+//
+//   - database/sql: Exec, Query and QueryRow, with or without Context, on *DB,
+//     *Tx and *Conn; the same on a *Stmt, whose text comes from the Prepare
+//     call that made it (followed through local variables and tx.Stmt, not
+//     through struct fields).
+//   - github.com/jmoiron/sqlx: MustExec, Queryx, QueryRowx, Get, Select (the
+//     text after the destination), the Named* calls (their argument binds
+//     :name placeholders: Named, not Args), their package-function forms, the
+//     Execer and Queryer interfaces, and Stmt and NamedStmt from Preparex and
+//     PrepareNamed. Methods promoted from the embedded *sql.DB resolve to
+//     database/sql.
+//   - github.com/jackc/pgx v5 and v4: Exec, Query and QueryRow on *Conn, Tx,
+//     *pgxpool.Pool, *pgxpool.Conn and pgxpool.Tx. Query modes and result
+//     formats at the front of the arguments are dropped; pgx.NamedArgs is
+//     Named. Batches (Queue, SendBatch) and CopyFrom are not covered.
+//   - any method typed ([ctx,] string, ...any) returning database/sql's
+//     Result, *Rows or *Row, or pgx's CommandTag, Rows or Row: sqlc's DBTX
+//     interface, and wrappers with the signature of the method they wrap.
+//   - gorm.io/gorm: raw SQL through (*DB).Exec and Raw, and builder
+//     statements, described below.
+//
+// # Text
+//
+// QueryText reads string constants, concatenations, package-level variables
+// (their initializer, or a //go:embed file), local variables assigned once
+// or the same on every path, fmt.Sprintf with a constant format, strings.Join
+// of constants, strings.TrimSpace, sqlx.In and Rebind, and calls of the
+// package's functions that return one text (ReturnedText). A Sprintf verb
+// whose argument is a constant is formatted; any other becomes an identifier
+// __hole1__, __hole2__, … so that the statement still parses. Text from other
+// packages comes through the TextOf hook, which the caller fills from its
+// facts, exported with ReturnedText and VarText. Text that is not read leaves
+// the call recognized, with Known false and Stmt zero.
+//
+// # gorm
+//
+// A builder finisher — Update, UpdateColumn, Updates, UpdateColumns, Save,
+// Create, CreateInBatches, Delete, and the reads First, Take, Last and Find —
+// gets a Stmt put together from the chain of calls on the *gorm.DB before it,
+// as gorm would write it: Model, Table, Where, Not, Or, Clauses and the
+// methods that change nothing a check asks about (WithContext, Session,
+// Debug, Omit, Limit, …). A *gorm.DB from another call, a phi or a parameter
+// is the chain's root, the call's Handle.
+//
+//   - Kind and Table: from the finisher; the table from Table(name), else the
+//     model type's TableName method when its body is in the package, else
+//     gorm's default naming, approximated (snake case, regular English
+//     plural). A naming strategy set where the DB is opened is not seen.
+//   - Set: Update(col, v) and Updates of a map literal (keys sorted, as gorm
+//     does); a gorm.Expr value is read as SQL, so version = version + ?
+//     refers to itself. Updates of a struct and Save take their columns from
+//     a Go value: Set is left empty and Known is false.
+//   - Where: each Where fragment parsed as the WHERE of a SELECT, a bare
+//     column with one value (Where("status", s)), a map literal, and the
+//     inline conditions of Delete and the reads (a primary key value is read
+//     as id = ?). Or, Not, Scopes, struct conditions and clause expressions
+//     make it opaque (WhereOpaque). The primary-key condition gorm adds from a
+//     model value with its key set (Model(&order), Save, Delete(&order)) is
+//     not in Where, nor is the deleted_at of a soft-deleted model; a Delete of
+//     such a model is an UPDATE that this package reports as a DELETE.
+//   - OnConflict from clause.OnConflict (DoNothing → "nothing", else "update")
+//     and clause.Insert{Modifier: "IGNORE"}; Returning from clause.Returning;
+//     Locking, SkipLocked and NoWait from clause.Locking.
+//   - Args: the SET values, then the WHERE arguments, in the order gorm binds
+//     them, and the placeholder numbers of Set and Where count the same way;
+//     nil when a scope, a struct condition, a named argument or a JOIN or
+//     HAVING with arguments makes the order unknown.
+//   - InTx: the root is a Begin() result, or the parameter of a function
+//     literal passed to db.Transaction. A transaction passed in from another
+//     function is not known to be one.
+//
+// The generics API (gorm.G[T]) and finishers not listed (FirstOrCreate,
+// Count, Pluck, Scan after a builder chain) are not covered.
+package sqlcall

@@ -1,0 +1,2 @@
+UPDATE jobs SET owner = $1
+WHERE id = $2 AND owner IS NULL
