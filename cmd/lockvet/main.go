@@ -14,9 +14,10 @@ import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/lockvet/lockvet/analyzers/setnxlock"
+	"github.com/lockvet/lockvet/analyzers/unfencedwrite"
 	"github.com/lockvet/lockvet/analyzers/unsafedel"
 )
 
 func main() {
-	multichecker.Main(setnxlock.Analyzer, unsafedel.Analyzer)
+	multichecker.Main(setnxlock.Analyzer, unsafedel.Analyzer, unfencedwrite.Analyzer)
 }

@@ -64,6 +64,10 @@ func run(t *testing.T, dir, name string, args ...string) (string, int) {
 var wantFindings = []string{
 	"naive/naive.go:21:22: lock value is a constant",
 	"naive/naive.go:28:15: lock released with plain DEL",
+	"naive/naive.go:30:29: unfenced write under a TTL lock",
+	"naive/naive.go:33:25: unfenced write under a TTL lock",
+	"ownerchecked/ownerchecked.go:39:29: unfenced write under a TTL lock",
+	"ownerchecked/ownerchecked.go:42:25: unfenced write under a TTL lock",
 }
 
 func TestStandalone(t *testing.T) {
@@ -87,8 +91,10 @@ func TestVettool(t *testing.T) {
 func TestJSON(t *testing.T) {
 	bin, dir := lockvet(t), examplesDir(t)
 	out, code := run(t, dir, bin, "-json", "./...")
-	if code != 0 || !strings.Contains(out, `"setnxlock"`) || !strings.Contains(out, `"unsafedel"`) {
-		t.Errorf("exit %d, want JSON with both checks:\n%s", code, out)
+	for _, check := range []string{`"setnxlock"`, `"unsafedel"`, `"unfencedwrite"`} {
+		if code != 0 || !strings.Contains(out, check) {
+			t.Errorf("exit %d, want JSON with %s:\n%s", code, check, out)
+		}
 	}
 }
 

@@ -1,0 +1,117 @@
+package unfencedwrite
+
+import (
+	_ "embed"
+	"go/token"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/checkdoc"
+	"github.com/lockvet/lockvet/internal/effects"
+	"github.com/lockvet/lockvet/internal/lockmodel"
+	"github.com/lockvet/lockvet/internal/report"
+	"github.com/lockvet/lockvet/internal/sqlcall"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports SQL writes under a TTL lock that are not fenced.
+var Analyzer = &analysis.Analyzer{
+	Name:     "unfencedwrite",
+	Doc:      checkdoc.Extract(doc, "unfencedwrite"),
+	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/unfencedwrite",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer, effects.Analyzer},
+	Run:      report.Run(run),
+}
+
+var fence = "fencing_token"
+
+func init() {
+	Analyzer.Flags.StringVar(&fence, "fence", fence, "comma-separated names of fencing-token columns")
+}
+
+func fenceColumns() map[string]bool {
+	cols := make(map[string]bool)
+	for _, c := range strings.Split(fence, ",") {
+		if c = strings.ToLower(strings.TrimSpace(c)); c != "" {
+			cols[c] = true
+		}
+	}
+	return cols
+}
+
+func run(r *report.Reporter) error {
+	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	eff := r.Pass.ResultOf[effects.Analyzer].(*effects.Result)
+	if len(model.Locks) == 0 || len(eff.Direct)+len(eff.Calls) == 0 {
+		return nil
+	}
+	cols := fenceColumns()
+	found := make(map[ssa.CallInstruction]*lockmodel.Lock) // a write under two locks is reported once
+	for _, l := range model.Locks {
+		for instr := range l.Region().Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || found[call] != nil {
+				continue
+			}
+			if c := eff.Direct[call]; c != nil && c.Stmt.Kind.Writes() || eff.Calls[call] != nil {
+				found[call] = l
+			}
+		}
+	}
+	calls := make([]ssa.CallInstruction, 0, len(found))
+	for call := range found {
+		calls = append(calls, call)
+	}
+	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos() < calls[j].Pos() })
+	for _, call := range calls {
+		l := found[call]
+		if c := eff.Direct[call]; c != nil {
+			if !c.Known {
+				continue // SQL lockvet cannot read: silence over a guess
+			}
+			v := judge(c.Stmt, cols, eff.RowLocked[call])
+			checkWrite(r, call, v, sqlcall.ResultChecked(c), "", fenceFix(r.Pass, l, c, v))
+			continue
+		}
+		for _, w := range eff.Calls[call].Writes {
+			via := w.Via
+			if via == "" {
+				via = call.Common().StaticCallee().Name()
+			}
+			if checkWrite(r, call, judge(w.Stmt, cols, w.RowLocked), w.Checked, via, nil) {
+				break // one report per call
+			}
+		}
+	}
+	return nil
+}
+
+// checkWrite reports a write if it needs it, and says whether it did.
+func checkWrite(r *report.Reporter, call ssa.CallInstruction, v verdict, checked bool, via string, fixes []analysis.SuggestedFix) bool {
+	where := ""
+	if via != "" {
+		where = " (in " + via + ")"
+	}
+	pos := callPos(call)
+	switch {
+	case v == unfenced:
+		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can overwrite a newer holder's work; make it conditional on a fencing token or on the row's state", fixes...)
+		return true
+	case (v == tokenFenced || v == conditional) && !checked:
+		r.At(pos, pos, "result of the conditional write"+where+" is ignored: a write the database refused passes as done; check RowsAffected")
+		return true
+	}
+	return false
+}
+
+func callPos(call ssa.CallInstruction) token.Pos {
+	if p := call.Common().Pos(); p.IsValid() {
+		return p
+	}
+	return call.Pos()
+}

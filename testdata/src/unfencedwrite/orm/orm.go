@@ -1,0 +1,71 @@
+// Package orm holds writes through sqlx, pgx and gorm under a lock.
+package orm
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-redsync/redsync/v4"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jmoiron/sqlx"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+type Order struct {
+	ID     int64
+	Status string
+}
+
+func sqlxWrites(ctx context.Context, rs *redsync.Redsync, db *sqlx.DB, id int64) error {
+	m := rs.NewMutex("order")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	db.MustExec(`UPDATE orders SET status = 'PAID' WHERE id = $1`, id)                                // want `unfenced write under a TTL lock`
+	_, err := db.NamedExecContext(ctx, `UPDATE orders SET status = :status WHERE id = :id`, Order{}) // want `unfenced write under a TTL lock`
+	return err
+}
+
+func pgxWrites(ctx context.Context, rs *redsync.Redsync, pool *pgxpool.Pool, conn *pgx.Conn, id int64) error {
+	m := rs.NewMutex("order")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	if _, err := pool.Exec(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1`, id); err != nil { // want `unfenced write under a TTL lock`
+		return err
+	}
+	tag, err := conn.Exec(ctx, `UPDATE orders SET status = 'SHIPPED' WHERE id = $1 AND status = 'PAID'`, id)
+	if err != nil || tag.RowsAffected() != 1 {
+		return err
+	}
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `INSERT INTO events (order_id, at) VALUES ($1, $2)`, id, time.Now()); err != nil { // want `unfenced write under a TTL lock`
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+func gormWrites(rs *redsync.Redsync, db *gorm.DB, id int64) error {
+	m := rs.NewMutex("order")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	db.Model(&Order{}).Where("id = ?", id).Update("status", "PAID") // want `unfenced write under a TTL lock`
+	res := db.Model(&Order{}).Where("id = ? AND status = ?", id, "PENDING").Update("status", "PAID")
+	if res.Error != nil || res.RowsAffected != 1 {
+		return res.Error
+	}
+	db.Create(&Order{ID: id}) // want `unfenced write under a TTL lock`
+	_ = db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Order{ID: id}).Error // nothing happens twice
+	db.Exec(`UPDATE orders SET status = ? WHERE id = ?`, "PAID", id) // want `unfenced write under a TTL lock`
+	return nil
+}

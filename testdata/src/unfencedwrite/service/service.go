@@ -1,0 +1,25 @@
+// Package service calls the repository under a lock.
+package service
+
+import (
+	"context"
+
+	"github.com/go-redsync/redsync/v4"
+
+	"testcases/unfencedwrite/repo"
+)
+
+func Pay(ctx context.Context, rs *redsync.Redsync, orders *repo.Orders, id int64) error {
+	m := rs.NewMutex("order")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	if ok, err := orders.Transition(ctx, id, "PENDING", "PAYING"); err != nil || !ok {
+		return err
+	}
+	if err := orders.MarkPaid(ctx, id); err != nil { // want `unfenced write \(in MarkPaid\) under a TTL lock`
+		return err
+	}
+	return orders.Complete(ctx, id) // want `unfenced write \(in MarkPaid\) under a TTL lock`
+}
