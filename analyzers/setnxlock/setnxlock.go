@@ -19,18 +19,18 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      checkdoc.Extract(doc, "setnxlock"),
 	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/setnxlock",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
-	Run:      run,
+	Run:      report.Run(run),
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	model := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+func run(r *report.Reporter) error {
+	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	for _, l := range model.Locks {
-		check(pass, l)
+		check(r, l)
 	}
-	return nil, nil
+	return nil
 }
 
-func check(pass *analysis.Pass, l *lockmodel.Lock) {
+func check(r *report.Reporter, l *lockmodel.Lock) {
 	a := l.Acquire
 	pos, end := a.Pos(), a.Pos()
 	// A wrapper's own problems were reported where it is declared when it pairs
@@ -41,27 +41,27 @@ func check(pass *analysis.Pass, l *lockmodel.Lock) {
 		where = " in " + a.Via.Name()
 	}
 	if inherited && a.ConstValue() {
-		report.At(pass, pos, end, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+		r.At(pos, end, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
 	}
 	switch {
 	case !inherited || a.TTL != lockmodel.TTLNone:
 	case l.Expire != nil && a.Queued:
-		report.At(pass, l.Expire.Pos(), l.Expire.Pos(),
+		r.At(l.Expire.Pos(), l.Expire.Pos(),
 			"EXPIRE queued after SETNX also extends another holder's lock when SETNX fails; pass the TTL to SETNX")
 	case l.Expire != nil:
-		report.At(pass, pos, end,
+		r.At(pos, end,
 			"SETNX then EXPIRE is not atomic: a crash in between leaves a lock that never expires; set the TTL in the same command",
-			foldExpire(pass, l)...)
+			foldExpire(r.Pass, l)...)
 	default:
-		report.At(pass, pos, end, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+		r.At(pos, end, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
 	}
 	if a.Queued {
 		return // a queued command has no result until the pipeline runs
 	}
 	switch a.Outcome() {
 	case lockmodel.Ignored:
-		report.At(pass, pos, end, "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
+		r.At(pos, end, "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
 	case lockmodel.NilOnly:
-		report.At(pass, pos, end, "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
+		r.At(pos, end, "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
 	}
 }

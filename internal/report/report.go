@@ -1,6 +1,7 @@
 // Package report is the one way lockvet's checks emit diagnostics, so that no
 // check can forget the rules every diagnostic obeys: nothing is reported in
-// generated files, whose authors cannot act on it.
+// generated files, whose authors cannot act on it, and //lockvet:ignore
+// directives silence what they name, whichever driver runs the check.
 package report
 
 import (
@@ -8,21 +9,73 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/internal/directive"
 )
 
-// At reports msg at the node or position range [pos, end), with optional fixes.
-func At(pass *analysis.Pass, pos, end token.Pos, msg string, fixes ...analysis.SuggestedFix) {
-	if f := fileOf(pass, pos); f == nil || ast.IsGenerated(f) {
-		return
-	}
-	pass.Report(analysis.Diagnostic{Pos: pos, End: end, Message: msg, SuggestedFixes: fixes})
+// Reporter emits one check's diagnostics for one package.
+type Reporter struct {
+	Pass       *analysis.Pass
+	check      string
+	generated  map[*token.File]bool
+	directives map[*token.File][]*directive.Directive
 }
 
-func fileOf(pass *analysis.Pass, pos token.Pos) *ast.File {
-	for _, f := range pass.Files {
-		if f.FileStart <= pos && pos <= f.FileEnd {
-			return f
+// Run adapts a check to an analyzer's Run: everything the check reports goes
+// through a Reporter, and afterwards the directives naming the check that
+// silenced nothing or give no reason are reported too.
+func Run(check func(*Reporter) error) func(*analysis.Pass) (any, error) {
+	return func(pass *analysis.Pass) (any, error) {
+		r := &Reporter{
+			Pass:       pass,
+			check:      pass.Analyzer.Name,
+			generated:  make(map[*token.File]bool),
+			directives: make(map[*token.File][]*directive.Directive),
+		}
+		for _, f := range pass.Files {
+			tf := pass.Fset.File(f.FileStart)
+			r.generated[tf] = ast.IsGenerated(f)
+			r.directives[tf] = directive.Parse(pass.Fset, f)
+		}
+		err := check(r)
+		r.finish()
+		return nil, err
+	}
+}
+
+// At reports msg at [pos, end), with optional fixes.
+func (r *Reporter) At(pos, end token.Pos, msg string, fixes ...analysis.SuggestedFix) {
+	tf := r.Pass.Fset.File(pos)
+	if tf == nil || r.generated[tf] {
+		return
+	}
+	line := tf.Line(pos)
+	silenced := false
+	for _, d := range r.directives[tf] {
+		if d.Covers(r.check, line) && d.Reason != "" {
+			d.Used, silenced = true, true
 		}
 	}
-	return nil
+	if !silenced {
+		r.Pass.Report(analysis.Diagnostic{Pos: pos, End: end, Message: msg, SuggestedFixes: fixes})
+	}
+}
+
+func (r *Reporter) finish() {
+	for tf, ds := range r.directives {
+		if r.generated[tf] {
+			continue
+		}
+		for _, d := range ds {
+			switch {
+			case len(d.Checks) == 0:
+				r.Pass.Reportf(d.Pos, "lockvet directive names no check: write //lockvet:ignore CHECK reason")
+			case !d.Names(r.check):
+			case d.Reason == "":
+				r.Pass.Reportf(d.Pos, "lockvet directive for %s gives no reason: say why the finding is wrong", r.check)
+			case !d.Used:
+				r.Pass.Reportf(d.Pos, "lockvet directive for %s suppresses nothing: remove it", r.check)
+			}
+		}
+	}
 }
