@@ -13,11 +13,12 @@ package main
 import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
+	"github.com/lockvet/lockvet/analyzers/needlesslock"
 	"github.com/lockvet/lockvet/analyzers/setnxlock"
 	"github.com/lockvet/lockvet/analyzers/unfencedwrite"
 	"github.com/lockvet/lockvet/analyzers/unsafedel"
 )
 
 func main() {
-	multichecker.Main(setnxlock.Analyzer, unsafedel.Analyzer, unfencedwrite.Analyzer)
+	multichecker.Main(setnxlock.Analyzer, unsafedel.Analyzer, unfencedwrite.Analyzer, needlesslock.Analyzer)
 }

@@ -68,6 +68,8 @@ var wantFindings = []string{
 	"naive/naive.go:33:25: unfenced write under a TTL lock",
 	"ownerchecked/ownerchecked.go:39:29: unfenced write under a TTL lock",
 	"ownerchecked/ownerchecked.go:42:25: unfenced write under a TTL lock",
+	"naive/naive.go:21:22: lock only guards database work",
+	"ownerchecked/ownerchecked.go:30:22: lock only guards database work",
 }
 
 func TestStandalone(t *testing.T) {
@@ -91,7 +93,7 @@ func TestVettool(t *testing.T) {
 func TestJSON(t *testing.T) {
 	bin, dir := lockvet(t), examplesDir(t)
 	out, code := run(t, dir, bin, "-json", "./...")
-	for _, check := range []string{`"setnxlock"`, `"unsafedel"`, `"unfencedwrite"`} {
+	for _, check := range []string{`"setnxlock"`, `"unsafedel"`, `"unfencedwrite"`, `"needlesslock"`} {
 		if code != 0 || !strings.Contains(out, check) {
 			t.Errorf("exit %d, want JSON with %s:\n%s", code, check, out)
 		}

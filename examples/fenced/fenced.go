@@ -1,6 +1,8 @@
 // Package fenced takes a lock that hands out a monotonically increasing fencing
 // token, and makes every write conditional on it: a holder whose lease ran out
-// carries an older token, and the database refuses its write.
+// carries an older token, and the database refuses its write. The lock earns
+// its keep: it guards a capture at a payment provider that has no idempotency
+// key, which the database alone could not serialize.
 package fenced
 
 import (
@@ -34,8 +36,14 @@ if redis.call("get", KEYS[1]) == ARGV[1] then
 end
 return 0`)
 
-// CompleteOrder marks an order paid, fenced by the lock's token.
-func CompleteOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, orderID int64) error {
+// Payments captures money at an external provider.
+type Payments interface {
+	Capture(ctx context.Context, orderID int64) error
+}
+
+// CompleteOrder captures the payment and marks the order paid, fenced by the
+// lock's token.
+func CompleteOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, pay Payments, orderID int64) error {
 	key := "lock:order:" + strconv.FormatInt(orderID, 10)
 	owner := uuid.NewString()
 	token, err := acquire.Run(ctx, rdb, []string{key, key + ":fence"}, owner, (10 * time.Second).Milliseconds()).Int64()
@@ -47,6 +55,9 @@ func CompleteOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, orderID i
 	}
 	defer release.Run(ctx, rdb, []string{key}, owner)
 
+	if err := pay.Capture(ctx, orderID); err != nil {
+		return err
+	}
 	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID', fencing_token = $2
 		WHERE id = $1 AND fencing_token < $2`, orderID, token)
 	if err != nil {

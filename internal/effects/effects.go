@@ -1,10 +1,13 @@
-// Package effects is the pass that summarises what each function does to the
-// world outside the process, so that a check looking at a lock's critical region
-// sees through calls: a repository method or a sqlc query method called under
-// the lock writes SQL there, two packages away.
+// Package effects is the pass that summarises what each function does outside
+// the process, so that a check looking at a lock's critical region sees through
+// calls: a repository method called under the lock writes SQL there, and a
+// helper that posts to a payment API makes the lock earn its keep.
 //
-// Today a summary lists the SQL writes a function makes, directly or through the
-// functions it calls; each travels to importing packages as a fact.
+// A summary lists the SQL a function reads and writes, directly or through the
+// functions it calls, and whether it does anything external (HTTP, gRPC, a
+// message broker, a file, a Redis command) or calls code whose effects are
+// unknown (an interface method, a func value, a package no summary covers).
+// Summaries travel to importing packages as facts.
 package effects
 
 import (
@@ -21,7 +24,7 @@ import (
 // Analyzer summarises the effects of a package's functions.
 var Analyzer = &analysis.Analyzer{
 	Name:       "effects",
-	Doc:        "summarise the SQL writes of each function, across packages",
+	Doc:        "summarise the SQL and external effects of each function, across packages",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
@@ -33,40 +36,87 @@ type Write struct {
 	Stmt      sqltext.Stmt
 	Checked   bool   // the code looks at how many rows it changed
 	RowLocked bool   // it runs in a transaction that first locked its rows (SELECT … FOR UPDATE)
+	InLoop    bool   // it runs in a loop: a batch, not one row
 	Via       string // the function it is made in, when not the one summarised
 }
 
-// Summary is a function's effects.
+// Summary is what a function, or one call, does outside the process.
 type Summary struct {
-	Writes []Write
+	Writes   []Write
+	Reads    []string // tables read by SELECTs without a locking clause
+	External string   // the first external call, "" if none
+	Unknown  string   // the first call whose effects are unknown, "" if none
 }
 
 // AFact marks Summary as an analysis fact.
 func (*Summary) AFact() {}
 
 func (s *Summary) String() string {
-	out := "writes"
+	out := "effects"
 	for _, w := range s.Writes {
-		out += " " + w.Stmt.Kind.String() + " " + w.Stmt.Table
+		out += " write " + w.Stmt.Kind.String() + " " + w.Stmt.Table
+	}
+	for _, t := range s.Reads {
+		out += " read " + t
+	}
+	if s.External != "" {
+		out += " external " + s.External
+	}
+	if s.Unknown != "" {
+		out += " unknown " + s.Unknown
 	}
 	return out
 }
 
-// packageFact marks a package whose functions have summaries, so that packages
-// importing it are not skipped by the fast path.
+func (s *Summary) empty() bool {
+	return len(s.Writes) == 0 && len(s.Reads) == 0 && s.External == "" && s.Unknown == ""
+}
+
+// maxListed bounds the writes and reads a summary lists, so that recursion and
+// long call chains cannot grow facts without end.
+const maxListed = 16
+
+// merge adds what another summary does, made through the function via.
+func (s *Summary) merge(o *Summary, via string) {
+	for _, w := range o.Writes {
+		if len(s.Writes) == maxListed {
+			break
+		}
+		if w.Via == "" {
+			w.Via = via
+		}
+		s.Writes = append(s.Writes, w)
+	}
+	for _, t := range o.Reads {
+		if len(s.Reads) < maxListed {
+			s.Reads = append(s.Reads, t)
+		}
+	}
+	if s.External == "" && o.External != "" {
+		s.External = o.External
+	}
+	if s.Unknown == "" && o.Unknown != "" {
+		s.Unknown = o.Unknown
+	}
+}
+
+// packageFact marks a package the pass summarised: a function of it without a
+// Summary fact does nothing outside the process.
 type packageFact struct{}
 
 func (*packageFact) AFact()         {}
 func (*packageFact) String() string { return "effects" }
 
-// Result tells, for each call in the package, which SQL it runs: directly (Direct)
-// or inside the function it calls (Calls).
+// Result tells what each call in the package does.
 type Result struct {
-	Direct map[ssa.CallInstruction]*sqlcall.Call
-	Calls  map[ssa.CallInstruction]*Summary
+	Direct map[ssa.CallInstruction]*sqlcall.Call // calls that run SQL
+	Calls  map[ssa.CallInstruction]*Summary      // calls of functions that write SQL
 	// RowLocked holds the direct writes made in a transaction that first
 	// locked their rows with SELECT … FOR UPDATE.
 	RowLocked map[ssa.CallInstruction]bool
+	// Of is what each call does; nil for pure calls. Empty when the package
+	// imports no SQL package and no package with summaries.
+	Of map[ssa.CallInstruction]*Summary
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -74,6 +124,7 @@ func run(pass *analysis.Pass) (any, error) {
 		Direct:    map[ssa.CallInstruction]*sqlcall.Call{},
 		Calls:     map[ssa.CallInstruction]*Summary{},
 		RowLocked: map[ssa.CallInstruction]bool{},
+		Of:        map[ssa.CallInstruction]*Summary{},
 	}
 	if !relevant(pass) {
 		return res, nil
@@ -91,13 +142,10 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	summaries := summarise(pass, prog, res)
-	for fn, s := range summaries {
+	for fn, s := range summarise(pass, prog, res) {
 		pass.ExportObjectFact(fn.Object(), s)
 	}
-	if len(summaries) > 0 {
-		pass.ExportPackageFact(new(packageFact))
-	}
+	pass.ExportPackageFact(new(packageFact))
 	return res, nil
 }
 
@@ -108,6 +156,9 @@ var sqlPackages = map[string]bool{
 	"github.com/jackc/pgx/v4/pgxpool": true, "gorm.io/gorm": true,
 }
 
+// relevant is the fast path: only packages that run SQL, or call packages that
+// do, are summarised. A call into any other package is judged by the table,
+// and is unknown when the table does not know it: precision before recall.
 func relevant(pass *analysis.Pass) bool {
 	for _, imp := range pass.Pkg.Imports() {
 		if sqlPackages[imp.Path()] || pass.ImportPackageFact(imp, new(packageFact)) {

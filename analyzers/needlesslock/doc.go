@@ -1,0 +1,45 @@
+// Package needlesslock defines an Analyzer that reports distributed locks that
+// only guard work the database can serialize itself.
+//
+// # Analyzer needlesslock
+//
+// needlesslock: report Redis locks whose critical region only does SQL work on one database
+//
+// Most code that "needs a distributed lock" only updates one database, and the
+// database has serialized updates for decades. A Redis lock there adds a failure
+// point and, when its lease expires mid-work, silent corruption, for nothing.
+// A distributed lock is earned only around irreversible external effects whose
+// target offers no idempotency (a payment API, a webhook, a message broker).
+//
+// needlesslock reports, at the acquisition, a lock whose region (as
+// unfencedwrite defines it) writes SQL and otherwise only reads SQL and
+// computes: no HTTP or gRPC call, no message published, no file written, no
+// other Redis command, and no call whose effects lockvet cannot see (an
+// interface method, a func value, a package without a summary). The message
+// names the replacement that fits what the region does:
+//
+//   - reads a row of a table, then updates that table: one conditional UPDATE
+//     (… WHERE id = $1 AND status = 'PENDING'); RowsAffected == 1 means you won;
+//   - reads a table, then inserts into it: a UNIQUE constraint with INSERT … ON
+//     CONFLICT DO NOTHING (MySQL: INSERT IGNORE);
+//   - writes in a loop (a whole job): a UNIQUE-keyed task table, or a database
+//     advisory lock (pg_advisory_xact_lock);
+//   - otherwise: SELECT … FOR UPDATE in a transaction.
+//
+// Bad:
+//
+//	if ok, _ := rdb.SetNX(ctx, "lock:order:"+id, token, 10*time.Second).Result(); !ok { return }
+//	defer unlock.Run(ctx, rdb, []string{"lock:order:" + id}, token)
+//	db.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = $1`, id).Scan(&status)
+//	if status == "PENDING" {
+//		db.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1`, id)
+//	}
+//
+// Good, and no lock:
+//
+//	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1 AND status = 'PENDING'`, id)
+//	if n, _ := res.RowsAffected(); n == 0 { return errAlreadyDone }
+//
+// No fix is suggested: the rewrite changes the shape of the code, and only its
+// author can say the external effects are truly absent.
+package needlesslock

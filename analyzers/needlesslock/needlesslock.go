@@ -1,0 +1,104 @@
+package needlesslock
+
+import (
+	_ "embed"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/checkdoc"
+	"github.com/lockvet/lockvet/internal/effects"
+	"github.com/lockvet/lockvet/internal/lockmodel"
+	"github.com/lockvet/lockvet/internal/report"
+	"github.com/lockvet/lockvet/internal/sqltext"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports locks that only guard what the database can serialize.
+var Analyzer = &analysis.Analyzer{
+	Name:     "needlesslock",
+	Doc:      checkdoc.Extract(doc, "needlesslock"),
+	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/needlesslock",
+	Requires: []*analysis.Analyzer{lockmodel.Analyzer, effects.Analyzer},
+	Run:      report.Run(run),
+}
+
+func run(r *report.Reporter) error {
+	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	eff := r.Pass.ResultOf[effects.Analyzer].(*effects.Result)
+	if len(eff.Of) == 0 {
+		return nil
+	}
+	seen := make(map[*lockmodel.Op]bool)
+	for _, l := range model.Locks {
+		if seen[l.Acquire] {
+			continue
+		}
+		seen[l.Acquire] = true
+		if sum := regionEffects(l, eff); sum != nil {
+			pos := l.Acquire.Pos()
+			r.At(pos, pos, "lock only guards database work: "+advice(sum))
+		}
+	}
+	return nil
+}
+
+// regionEffects sums what the lock's region does, leaving out the lock's own
+// commands. It returns nil when the region writes no SQL, or does anything
+// external or unknown.
+func regionEffects(l *lockmodel.Lock, eff *effects.Result) *effects.Summary {
+	own := make(map[ssa.Instruction]bool)
+	for _, ops := range [][]*lockmodel.Op{l.Releases, l.Refreshes, l.Tokens} {
+		for _, op := range ops {
+			own[op.Instr] = true
+		}
+	}
+	if l.Expire != nil {
+		own[l.Expire.Instr] = true
+	}
+	sum := &effects.Summary{}
+	for instr := range l.Region().Instrs {
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok || own[instr] {
+			continue
+		}
+		if e := eff.Of[call]; e != nil {
+			if e.External != "" || e.Unknown != "" {
+				return nil
+			}
+			sum.Writes = append(sum.Writes, e.Writes...)
+			sum.Reads = append(sum.Reads, e.Reads...)
+		}
+	}
+	if len(sum.Writes) == 0 {
+		return nil
+	}
+	return sum
+}
+
+// advice names the replacement that fits what the region does.
+func advice(sum *effects.Summary) string {
+	read := make(map[string]bool)
+	for _, t := range sum.Reads {
+		read[t] = true
+	}
+	for _, w := range sum.Writes {
+		if w.InLoop {
+			return "a UNIQUE-keyed task table or a database advisory lock serializes the job without a TTL"
+		}
+	}
+	for _, w := range sum.Writes {
+		if !read[w.Stmt.Table] {
+			continue
+		}
+		switch w.Stmt.Kind {
+		case sqltext.Update:
+			return "read, check and update " + w.Stmt.Table + " in one conditional UPDATE (… AND status = $2) and check RowsAffected"
+		case sqltext.Insert:
+			return "a UNIQUE constraint on " + w.Stmt.Table + " with INSERT … ON CONFLICT DO NOTHING replaces the check-then-insert"
+		}
+	}
+	return "SELECT … FOR UPDATE in a transaction serializes it without a TTL"
+}
