@@ -11,9 +11,11 @@
 package effects
 
 import (
+	"go/types"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/lazyssa"
@@ -28,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Summary), new(packageFact)},
+	FactTypes:  []analysis.Fact{new(Summary), new(QueryText), new(packageFact)},
 }
 
 // Write is one SQL write a function makes.
@@ -100,6 +102,16 @@ func (s *Summary) merge(o *Summary, via string) {
 	}
 }
 
+// QueryText is the SQL text a function returns, or a package-level variable
+// holds, so that db.Exec(ctx, queries.UpdateOrder(), …) in another package
+// reads as the statement it runs.
+type QueryText struct{ Text string }
+
+// AFact marks QueryText as an analysis fact.
+func (*QueryText) AFact() {}
+
+func (q *QueryText) String() string { return "sql " + q.Text }
+
 // packageFact marks a package the pass summarised: a function of it without a
 // Summary fact does nothing outside the process.
 type packageFact struct{}
@@ -131,6 +143,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	prog := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA()
 	rec := sqlcall.NewRecognizer(pass, prog.Pkg)
+	rec.TextOf = func(obj types.Object) (string, bool) {
+		q := new(QueryText)
+		return q.Text, obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, q)
+	}
+	exportTexts(pass, prog, rec)
 	for _, fn := range prog.SrcFuncs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -147,6 +164,28 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	pass.ExportPackageFact(new(packageFact))
 	return res, nil
+}
+
+// exportTexts exports the SQL text of the package's functions that return
+// one, and of its package-level variables that hold one.
+func exportTexts(pass *analysis.Pass, prog *buildssa.SSA, rec *sqlcall.Recognizer) {
+	isSQL := func(text string) bool { return sqltext.Parse(text).Kind != sqltext.Unknown }
+	for _, fn := range prog.SrcFuncs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || fn.Parent() != nil || !obj.Exported() {
+			continue
+		}
+		if text, ok := rec.ReturnedText(fn); ok && isSQL(text) {
+			pass.ExportObjectFact(obj, &QueryText{text})
+		}
+	}
+	for _, m := range prog.Pkg.Members {
+		if g, ok := m.(*ssa.Global); ok && g.Object() != nil && g.Object().Exported() {
+			if text, ok := rec.VarText(g); ok && isSQL(text) {
+				pass.ExportObjectFact(g.Object(), &QueryText{text})
+			}
+		}
+	}
 }
 
 // sqlPackages are the packages that run SQL.
