@@ -15,8 +15,10 @@
 //
 // Only the storage can refuse the stale write (Kleppmann, "How to do distributed
 // locking", 2016). A write between an acquisition and its release (or the end of
-// the function, for a deferred release), directly or inside a function called
-// there, is fine when:
+// the function, for a deferred release), directly or inside a function or
+// closure called there, or in a function literal given to a function that runs
+// it under a lock it holds (WithLock(ctx, key, func() error { … })), is fine
+// when:
 //
 //  1. it is fenced: its WHERE compares a fencing-token column with the lock's
 //     token, and it stores the token (SET fencing_token = $1 … WHERE id = $2 AND
@@ -47,7 +49,9 @@
 // When the lock yields a token that is in scope and the statement is a constant
 // PostgreSQL UPDATE, the suggested fix adds the fence. DELETEs are not reported:
 // repeating one is harmless. Writes that lockvet cannot read (SQL text built at
-// run time, gorm Updates with a struct) are not reported either.
+// run time, gorm Updates with a struct, Save) are not reported either, nor is
+// an UPDATE whose WHERE it cannot read at all (a top-level OR, a condition
+// spliced into a fmt.Sprintf template).
 //
 // Flags:
 //

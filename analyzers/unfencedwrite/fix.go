@@ -20,7 +20,7 @@ import (
 // `, col = $n` after the SET list, ` AND col < $n` after the WHERE, and the
 // token as the last argument.
 func fenceFix(pass *analysis.Pass, l *lockmodel.Lock, c *sqlcall.Call, v verdict) []analysis.SuggestedFix {
-	if v != unfenced || c.Stmt.Kind != sqltext.Update || !c.Known || !c.Stmt.HasWhere || c.Stmt.WhereOpaque {
+	if l == nil || v != unfenced || c.Stmt.Kind != sqltext.Update || !c.Known || !c.Stmt.HasWhere || c.Stmt.WhereOpaque {
 		return nil
 	}
 	col := strings.Split(fence, ",")[0]

@@ -47,21 +47,32 @@ func fenceColumns() map[string]bool {
 func run(r *report.Reporter) error {
 	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	eff := r.Pass.ResultOf[effects.Analyzer].(*effects.Result)
-	if len(model.Locks) == 0 || len(eff.Direct)+len(eff.Calls) == 0 {
+	if len(model.Locks)+len(model.Callbacks) == 0 || len(eff.Direct)+len(eff.Calls) == 0 {
 		return nil
 	}
 	cols := fenceColumns()
-	found := make(map[ssa.CallInstruction]*lockmodel.Lock) // a write under two locks is reported once
-	for _, l := range model.Locks {
-		for instr := range l.Region().Instrs {
+	// The lock each write is made under, nil for a callback run under a lock
+	// another function holds; a write under two locks is reported once.
+	found := make(map[ssa.CallInstruction]*lockmodel.Lock)
+	collect := func(region *lockmodel.Region, l *lockmodel.Lock) {
+		for instr := range region.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
-			if !ok || found[call] != nil {
+			if !ok {
+				continue
+			}
+			if _, seen := found[call]; seen {
 				continue
 			}
 			if c := eff.Direct[call]; c != nil && c.Stmt.Kind.Writes() || eff.Calls[call] != nil {
 				found[call] = l
 			}
 		}
+	}
+	for _, l := range model.Locks {
+		collect(l.Region(), l)
+	}
+	for _, cb := range model.Callbacks {
+		collect(cb.Region(), nil)
 	}
 	calls := make([]ssa.CallInstruction, 0, len(found))
 	for call := range found {

@@ -12,3 +12,16 @@ import (
 func TestUnfencedwrite(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), unfencedwrite.Analyzer, "./unfencedwrite/...")
 }
+
+// TestFenceFlag checks a package whose fencing-token column is named by
+// -fence. Its directory starts with an underscore, which keeps it out of the
+// ./unfencedwrite/... that TestUnfencedwrite runs with the default.
+func TestFenceFlag(t *testing.T) {
+	flag := unfencedwrite.Analyzer.Flags.Lookup("fence")
+	old := flag.Value.String()
+	if err := unfencedwrite.Analyzer.Flags.Set("fence", "epoch"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unfencedwrite.Analyzer.Flags.Set("fence", old) })
+	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), unfencedwrite.Analyzer, "./unfencedwrite/_fenceflag")
+}

@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
 	ResultType: reflect.TypeFor[*Model](),
-	FactTypes:  []analysis.Fact{new(WrapperFact), new(CommandFact), new(PackageFact)},
+	FactTypes:  []analysis.Fact{new(WrapperFact), new(CommandFact), new(CallbackFact), new(PackageFact)},
 }
 
 // Model is what lockmodel found in one package.
@@ -39,7 +39,10 @@ type Model struct {
 	// with an owner value in Go first, outside any Lock: the comparison shows
 	// they release a lock even where its acquisition is out of sight.
 	OwnerChecked []*Op
-	SSA          *buildssa.SSA // nil when the package uses no Redis client
+	// Callbacks are the function literals the package passes to functions
+	// that run them under a lock: WithLock(ctx, key, func() error { … }).
+	Callbacks []*Callback
+	SSA       *buildssa.SSA // nil when the package uses no Redis client
 }
 
 // Lock is one acquisition with the releases, refreshes and reads of its key.
@@ -107,6 +110,8 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, root := range sortedRoots(byRoot) {
 		m.Locks = append(m.Locks, pairInFunc(byRoot[root])...)
 	}
+	runsUnder := callbackFacts(m.Locks)
+	m.Callbacks = callbacks(pass, prog.SrcFuncs, runsUnder)
 	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
 
@@ -116,7 +121,10 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn, f := range r.forwards {
 		pass.ExportObjectFact(fn.Object(), f)
 	}
-	if len(local) > 0 || len(r.forwards) > 0 {
+	for obj, f := range runsUnder {
+		pass.ExportObjectFact(obj, f)
+	}
+	if len(local) > 0 || len(r.forwards) > 0 || len(runsUnder) > 0 {
 		pass.ExportPackageFact(&PackageFact{})
 	}
 	return m, nil

@@ -12,7 +12,7 @@ import (
 // Region is the code that runs while a lock is held: from the acquisition to
 // each release on the way, or to the function's end when the release is
 // deferred, with the bodies of closures made in between (a transaction
-// callback, a goroutine started under the lock).
+// callback, a goroutine started under the lock) or called there.
 type Region struct {
 	spans  map[*ssa.BasicBlock]span // the instructions of each block that are in the region
 	bodies map[*ssa.Function]bool   // closures wholly in the region
@@ -30,8 +30,15 @@ func (l *Lock) Region() *Region {
 	}
 	stops := make(map[ssa.Instruction]bool)
 	for _, rel := range l.Releases {
-		if !rel.Deferred() && rel.Fn == l.Acquire.Fn {
+		switch {
+		case rel.Deferred():
+		case rel.Fn == l.Acquire.Fn:
 			stops[rel.Instr] = true
+		default:
+			// A release inside a closure: calling the closure releases.
+			for _, call := range closureCalls(l.Acquire.Fn, rel.Fn) {
+				stops[call] = true
+			}
 		}
 	}
 	type entry struct {
@@ -51,9 +58,7 @@ func (l *Lock) Region() *Region {
 				sp.to = i
 				break
 			}
-			if mc, ok := e.b.Instrs[i].(*ssa.MakeClosure); ok {
-				r.addBody(mc.Fn.(*ssa.Function))
-			}
+			r.addClosures(e.b.Instrs[i])
 		}
 		r.spans[e.b] = sp
 		if sp.to == len(e.b.Instrs) {
@@ -63,6 +68,59 @@ func (l *Lock) Region() *Region {
 		}
 	}
 	return r
+}
+
+// closureCalls returns the calls fn makes, not deferred, of the closure
+// declared in fn that holds inner: `release := func() { m.Unlock() }` …
+// `release()`.
+func closureCalls(fn, inner *ssa.Function) []ssa.Instruction {
+	for inner.Parent() != nil && inner.Parent() != fn {
+		inner = inner.Parent()
+	}
+	if inner.Parent() != fn {
+		return nil
+	}
+	var out []ssa.Instruction
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			v := call.Call.Value
+			if mc, ok := v.(*ssa.MakeClosure); ok {
+				v = mc.Fn
+			}
+			if v == inner {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}
+
+// addClosures adds the bodies of the closures an instruction of the region
+// makes, and of those it calls or hands to a call: a closure made before the
+// acquisition and called under the lock, or a function literal that captures
+// nothing (a plain function value, no MakeClosure) given as a callback.
+func (r *Region) addClosures(instr ssa.Instruction) {
+	if mc, ok := instr.(*ssa.MakeClosure); ok {
+		r.addBody(mc.Fn.(*ssa.Function))
+		return
+	}
+	call, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return
+	}
+	c := call.Common()
+	for _, v := range append([]ssa.Value{c.Value}, c.Args...) {
+		if mc, ok := v.(*ssa.MakeClosure); ok {
+			v = mc.Fn
+		}
+		if fn, ok := v.(*ssa.Function); ok && fn.Parent() != nil {
+			r.addBody(fn)
+		}
+	}
 }
 
 func (r *Region) addBody(fn *ssa.Function) {

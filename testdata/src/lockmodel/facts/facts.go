@@ -65,3 +65,17 @@ func (m *Mutex) Extend(ctx context.Context) { // want Extend:`refresh \{p0\}.key
 func (l *Locker) Do(ctx context.Context, args ...interface{}) *redis.Cmd { // want Do:`command args=\{p2\}`
 	return l.rdb.Do(ctx, args...)
 }
+
+var release = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`)
+
+// WithLock runs fn while it holds name: the function literal a caller passes
+// runs under the lock.
+func (l *Locker) WithLock(ctx context.Context, name string, fn func() error) error { // want WithLock:`runs \[3\] under a lock`
+	token := uuid.NewString()
+	ok, err := l.rdb.SetNX(ctx, "lock:"+name, token, time.Minute).Result()
+	if err != nil || !ok {
+		return ErrBusy
+	}
+	defer release.Run(ctx, l.rdb, []string{"lock:" + name}, token)
+	return fn()
+}

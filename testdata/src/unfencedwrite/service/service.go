@@ -23,3 +23,14 @@ func Pay(ctx context.Context, rs *redsync.Redsync, orders *repo.Orders, id int64
 	}
 	return orders.Complete(ctx, id) // want `unfenced write \(in MarkPaid\) under a TTL lock`
 }
+
+// Two calls deep, conditional and checked: nothing to report.
+func Settle(ctx context.Context, rs *redsync.Redsync, orders *repo.Orders, id int64) error {
+	m := rs.NewMutex("order")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	_, err := orders.Settle(ctx, id)
+	return err
+}
