@@ -1,6 +1,10 @@
 package unfencedwrite
 
-import "github.com/lockvet/lockvet/internal/sqltext"
+import (
+	"strings"
+
+	"github.com/lockvet/lockvet/internal/sqltext"
+)
 
 // verdict is what the database does with a write from a holder whose lease ran out.
 type verdict int
@@ -17,21 +21,21 @@ const (
 // judge decides how a write fares when its holder's lease has run out. An
 // upsert's DO UPDATE is judged as an UPDATE: it overwrites unless its WHERE
 // says otherwise. A WHERE lockvet cannot read at all is not judged unfenced.
-func judge(st sqltext.Stmt, fence map[string]bool, locked bool) verdict {
+func judge(st sqltext.Stmt, text string, fence map[string]bool, locked bool) verdict {
 	switch {
 	case locked && st.Kind.Writes():
 		return rowLocked
 	case st.Kind == sqltext.Insert && st.OnConflict == "nothing":
 		return idempotent
 	case st.Kind == sqltext.Insert && st.OnConflict == "update", st.Kind == sqltext.Update, st.Kind == sqltext.Merge:
-		return judgeUpdate(st, fence)
+		return judgeUpdate(st, text, fence)
 	case st.Kind == sqltext.Insert, st.Kind == sqltext.Replace:
 		return unfenced
 	}
 	return notJudged
 }
 
-func judgeUpdate(st sqltext.Stmt, fence map[string]bool) verdict {
+func judgeUpdate(st sqltext.Stmt, text string, fence map[string]bool) verdict {
 	set := make(map[string]bool)
 	for _, a := range st.Set {
 		set[a.Column] = true
@@ -46,10 +50,41 @@ func judgeUpdate(st sqltext.Stmt, fence map[string]bool) verdict {
 			return conditional
 		}
 	}
-	if st.WhereOpaque && len(st.Where) == 0 {
-		// lockvet read none of the WHERE (a top-level OR, a hole in a
-		// template): it may test the row's state. Silence over a guess.
+	if st.WhereOpaque && (len(st.Where) == 0 || mentionsAny(whereText(text), set)) {
+		// Part of the WHERE lockvet could not read (an OR, a hole in a
+		// template) may test the row's state: silence over a guess.
 		return notJudged
 	}
 	return unfenced
+}
+
+// whereText is the statement from its last WHERE on, lower-cased.
+func whereText(text string) string {
+	lower := strings.ToLower(text)
+	if i := strings.LastIndex(lower, "where"); i >= 0 {
+		return lower[i:]
+	}
+	return ""
+}
+
+// mentionsAny reports whether text names any of the columns as a word.
+func mentionsAny(text string, cols map[string]bool) bool {
+	for col := range cols {
+		for i := strings.Index(text, col); i >= 0; {
+			end := i + len(col)
+			if (i == 0 || !isWord(text[i-1])) && (end == len(text) || !isWord(text[end])) {
+				return true
+			}
+			next := strings.Index(text[end:], col)
+			if next < 0 {
+				break
+			}
+			i = end + next
+		}
+	}
+	return false
+}
+
+func isWord(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }

@@ -85,7 +85,7 @@ func run(r *report.Reporter) error {
 			if !c.Known {
 				continue // SQL lockvet cannot read: silence over a guess
 			}
-			v := judge(c.Stmt, cols, eff.RowLocked[call])
+			v := judge(c.Stmt, c.Text, cols, eff.RowLocked[call])
 			checkWrite(r, call, v, sqlcall.ResultChecked(c), "", fenceFix(r.Pass, l, c, v))
 			continue
 		}
@@ -94,7 +94,7 @@ func run(r *report.Reporter) error {
 			if via == "" {
 				via = call.Common().StaticCallee().Name()
 			}
-			if checkWrite(r, call, judge(w.Stmt, cols, w.RowLocked), w.Checked, via, nil) {
+			if checkWrite(r, call, judge(w.Stmt, w.Text, cols, w.RowLocked), w.Checked, via, nil) {
 				break // one report per call
 			}
 		}

@@ -36,6 +36,7 @@ var Analyzer = &analysis.Analyzer{
 // Write is one SQL write a function makes.
 type Write struct {
 	Stmt      sqltext.Stmt
+	Text      string // the statement as written, holes and all
 	Checked   bool   // the code looks at how many rows it changed
 	RowLocked bool   // it runs in a transaction that first locked its rows (SELECT … FOR UPDATE)
 	InLoop    bool   // it runs in a loop: a batch, not one row

@@ -150,7 +150,7 @@ func direct(call ssa.CallInstruction, c *sqlcall.Call, res *Result, calls []ssa.
 	switch {
 	case c.Stmt.Kind.Writes():
 		return &Summary{Writes: []Write{{
-			Stmt: c.Stmt, Checked: sqlcall.ResultChecked(c), RowLocked: rowLocked(c, res, calls),
+			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), RowLocked: rowLocked(c, res, calls),
 			InLoop: inLoop(call),
 		}}}
 	case c.Stmt.Kind == sqltext.Select && c.Stmt.Locking == "":

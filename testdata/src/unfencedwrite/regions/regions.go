@@ -75,3 +75,30 @@ func otherKey(ctx context.Context, rdb *redis.Client, db *sql.DB, a, b int64) er
 	_, err = db.ExecContext(ctx, `UPDATE pairs SET linked = true WHERE a = $1`, a)
 	return err
 }
+
+// A state test lockvet reads only in part (an OR) still guards the write.
+func partlyRead(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) error {
+	token := uuid.NewString()
+	if ok, err := rdb.SetNX(ctx, "lock:partly", token, time.Minute).Result(); err != nil || !ok {
+		return errBusy
+	}
+	defer unlock.Run(ctx, rdb, []string{"lock:partly"}, token)
+	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1 AND (status = 'PENDING' OR status = 'RETRY')`, id)
+	if err != nil {
+		return err
+	}
+	_, err = res.RowsAffected()
+	return err
+}
+
+// Partly read, but the part lockvet could not read tests no column the write
+// sets: still unfenced.
+func partlyReadUnfenced(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) error {
+	token := uuid.NewString()
+	if ok, err := rdb.SetNX(ctx, "lock:partly", token, time.Minute).Result(); err != nil || !ok {
+		return errBusy
+	}
+	defer unlock.Run(ctx, rdb, []string{"lock:partly"}, token)
+	_, err := db.ExecContext(ctx, `UPDATE orders SET paid = true WHERE id = $1 AND (region = 'EU' OR region = 'US')`, id) // want `unfenced write under a TTL lock`
+	return err
+}
