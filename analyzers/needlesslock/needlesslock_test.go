@@ -10,5 +10,5 @@ import (
 )
 
 func TestNeedlesslock(t *testing.T) {
-	analysistest.Run(t, testcases.Dir(t), needlesslock.Analyzer, "./needlesslock/...")
+	analysistest.Run(t, testcases.Dir(t), needlesslock.Analyzer, "./needlesslock/...", "./lookalike")
 }

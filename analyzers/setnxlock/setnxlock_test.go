@@ -10,5 +10,5 @@ import (
 )
 
 func TestSetnxlock(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), setnxlock.Analyzer, "./setnxlock/...")
+	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), setnxlock.Analyzer, "./setnxlock/...", "./lookalike")
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestUnfencedwrite(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), unfencedwrite.Analyzer, "./unfencedwrite/...")
+	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), unfencedwrite.Analyzer, "./unfencedwrite/...", "./lookalike")
 }
 
 // TestFenceFlag checks a package whose fencing-token column is named by

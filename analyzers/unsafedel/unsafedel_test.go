@@ -10,5 +10,5 @@ import (
 )
 
 func TestUnsafedel(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), unsafedel.Analyzer, "./unsafedel/...")
+	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), unsafedel.Analyzer, "./unsafedel/...", "./lookalike")
 }

@@ -4,9 +4,6 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/lockvet/lockvet/internal/clients"
-	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // Region is the code that runs while a lock is held: from the acquisition to
@@ -209,22 +206,10 @@ func derived(v ssa.Value, out []ssa.Value, depth int) []ssa.Value {
 				out = derived(r, out, depth+1)
 			}
 		case *ssa.Call:
-			if derivesToken(r, v) {
+			if derivesReply(r, v) {
 				out = derived(r, out, depth+1)
 			}
 		}
 	}
 	return out
-}
-
-func derivesToken(call *ssa.Call, v ssa.Value) bool {
-	obj, recv, _ := ssautil.Callee(call.Common())
-	if obj == nil || obj.Pkg() == nil || !clients.IsClient(obj.Pkg().Path()) {
-		return false
-	}
-	if recv == v {
-		return obj.Name() != "Err"
-	}
-	row := clients.Lookup(obj.Pkg().Path(), "", obj.Name())
-	return row != nil && row.Role == clients.Convert
 }

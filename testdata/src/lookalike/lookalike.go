@@ -1,5 +1,6 @@
-// Package lookalike holds SET NX calls that are not locks: setnxlock and
-// unsafedel must stay silent on all of them.
+// Package lookalike holds Redis code that is not what it looks like: SET NX
+// calls that are not locks, and GETs before a DEL that check no owner. Every
+// check runs on it and must stay silent.
 package lookalike
 
 import (
