@@ -24,7 +24,7 @@ func sqlxWrites(ctx context.Context, rs *redsync.Redsync, db *sqlx.DB, id int64)
 		return err
 	}
 	defer m.Unlock()
-	db.MustExec(`UPDATE orders SET status = 'PAID' WHERE id = $1`, id)                                // want `unfenced write under a TTL lock`
+	db.MustExec(`UPDATE orders SET status = 'PAID' WHERE id = $1`, id)                               // want `unfenced write under a TTL lock`
 	_, err := db.NamedExecContext(ctx, `UPDATE orders SET status = :status WHERE id = :id`, Order{}) // want `unfenced write under a TTL lock`
 	return err
 }
@@ -64,8 +64,8 @@ func gormWrites(rs *redsync.Redsync, db *gorm.DB, id int64) error {
 	if res.Error != nil || res.RowsAffected != 1 {
 		return res.Error
 	}
-	db.Create(&Order{ID: id}) // want `unfenced write under a TTL lock`
+	db.Create(&Order{ID: id})                                                       // want `unfenced write under a TTL lock`
 	_ = db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Order{ID: id}).Error // nothing happens twice
-	db.Exec(`UPDATE orders SET status = ? WHERE id = ?`, "PAID", id) // want `unfenced write under a TTL lock`
+	db.Exec(`UPDATE orders SET status = ? WHERE id = ?`, "PAID", id)                // want `unfenced write under a TTL lock`
 	return nil
 }
