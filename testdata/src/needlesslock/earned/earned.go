@@ -13,6 +13,7 @@ import (
 	"github.com/go-redsync/redsync/v4"
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
+	"github.com/segmentio/kafka-go"
 )
 
 var errBusy = errors.New("busy")
@@ -88,4 +89,17 @@ func readOnly(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) (str
 	var s string
 	err := db.QueryRowContext(ctx, `SELECT status FROM orders WHERE id = $1`, id).Scan(&s)
 	return s, err
+}
+
+// A message published to Kafka under the lock: the lock is earned.
+func announce(ctx context.Context, rs *redsync.Redsync, db *sql.DB, w *kafka.Writer, id int64) error {
+	m := rs.NewMutex("lock:announce")
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	if _, err := db.ExecContext(ctx, `UPDATE orders SET announced = true WHERE id = $1`, id); err != nil {
+		return err
+	}
+	return w.WriteMessages(ctx, kafka.Message{Key: []byte("order"), Value: []byte("paid")})
 }
