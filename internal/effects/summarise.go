@@ -21,7 +21,7 @@ func summarise(pass *analysis.Pass, prog *buildssa.SSA, res *Result) map[*ssa.Fu
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if call, ok := instr.(ssa.CallInstruction); ok {
-					byRoot[root(fn)] = append(byRoot[root(fn)], call)
+					byRoot[ssautil.Root(fn)] = append(byRoot[ssautil.Root(fn)], call)
 				}
 			}
 		}
@@ -198,11 +198,4 @@ func rowLocked(c *sqlcall.Call, res *Result, calls []ssa.CallInstruction) bool {
 		}
 	}
 	return false
-}
-
-func root(fn *ssa.Function) *ssa.Function {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	return fn
 }

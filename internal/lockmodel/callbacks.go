@@ -82,16 +82,7 @@ func appendUnique(s []int, n int) []int {
 // callbacks finds the function literals the package passes to functions that
 // run them under a lock, local or known by their facts.
 func callbacks(pass *analysis.Pass, funcs []*ssa.Function, local map[*types.Func]*CallbackFact) []*Callback {
-	fact := func(obj *types.Func) *CallbackFact {
-		if f, ok := local[obj]; ok {
-			return f
-		}
-		f := new(CallbackFact)
-		if obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, f) {
-			return f
-		}
-		return nil
-	}
+	fact := func(obj *types.Func) *CallbackFact { return factOf(pass, local, obj) }
 	var out []*Callback
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {

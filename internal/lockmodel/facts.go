@@ -2,7 +2,10 @@ package lockmodel
 
 import (
 	"fmt"
+	"go/types"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 // WrapperFact describes a function that acquires, releases or refreshes a key it
@@ -74,3 +77,19 @@ type PackageFact struct{}
 func (*PackageFact) AFact() {}
 
 func (*PackageFact) String() string { return "lockapi" }
+
+// factOf returns obj's fact of type F: the one derived in this package, or
+// the one another package exported.
+func factOf[F any, PF interface {
+	*F
+	analysis.Fact
+}](pass *analysis.Pass, local map[*types.Func]PF, obj *types.Func) PF {
+	if f, ok := local[obj]; ok {
+		return f
+	}
+	f := PF(new(F))
+	if obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, f) {
+		return f
+	}
+	return nil
+}

@@ -68,16 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 		inits:    inits,
 		scripts:  newScriptSource(pass, inits),
 		forwards: make(map[*ssa.Function]*CommandFact),
-		fact: func(obj *types.Func) *WrapperFact {
-			if f, ok := local[obj]; ok {
-				return f
-			}
-			f := new(WrapperFact)
-			if obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, f) {
-				return f
-			}
-			return nil
-		},
+		fact:     func(obj *types.Func) *WrapperFact { return factOf(pass, local, obj) },
 	}
 	r.command = func(obj *types.Func) *CommandFact {
 		if obj.Pkg() == pass.Pkg {
@@ -175,7 +166,7 @@ func collect(r *recognizer, funcs []*ssa.Function) map[*ssa.Function][]*Op {
 					continue
 				}
 				for _, op := range r.ops(fn, call) {
-					byRoot[root(fn)] = append(byRoot[root(fn)], op)
+					byRoot[ssautil.Root(fn)] = append(byRoot[ssautil.Root(fn)], op)
 				}
 			}
 		}

@@ -90,17 +90,6 @@ func (op *Op) Pos() token.Pos {
 	return op.Instr.Pos()
 }
 
-// Root is the outermost function: closures count as part of the function that
-// declares them, since a deferred closure is how many locks are released.
-func (op *Op) Root() *ssa.Function { return root(op.Fn) }
-
-func root(fn *ssa.Function) *ssa.Function {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	return fn
-}
-
 // Deferred reports whether the operation runs at function exit.
 func (op *Op) Deferred() bool {
 	_, ok := op.Instr.(*ssa.Defer)

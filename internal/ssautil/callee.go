@@ -58,3 +58,12 @@ func DropContexts(args []ssa.Value) []ssa.Value {
 	}
 	return out
 }
+
+// Root returns the outermost function of fn: a closure counts as part of the
+// function that declares it.
+func Root(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
