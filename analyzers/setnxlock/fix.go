@@ -31,7 +31,7 @@ func foldExpire(pass *analysis.Pass, l *lockmodel.Lock) []analysis.SuggestedFix 
 	if _, ok := stmt.(*ast.ExprStmt); !ok || !edit.Movable(pass.TypesInfo, expire.Args[2], setnx.Pos()) {
 		return nil
 	}
-	src, err := pass.ReadFile(pass.Fset.File(file.FileStart).Name())
+	src, err := edit.ReadFile(pass, pass.Fset.File(file.FileStart).Name())
 	if err != nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/lockvet/lockvet/analyzers/unfencedwrite"
+	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/testcases"
 )
 
@@ -24,4 +25,20 @@ func TestFenceFlag(t *testing.T) {
 	}
 	t.Cleanup(func() { unfencedwrite.Analyzer.Flags.Set("fence", old) })
 	analysistest.RunWithSuggestedFixes(t, testcases.Dir(t), unfencedwrite.Analyzer, "./unfencedwrite/_fenceflag")
+}
+
+// TestHelperFlags checks in-house lock helpers named with the lock model's
+// -acquire and -release flags.
+func TestHelperFlags(t *testing.T) {
+	flags := &lockmodel.Analyzer.Flags
+	for name, value := range map[string]string{
+		"acquire": "testcases/unfencedwrite/_helpers/lease.Acquire,testcases/unfencedwrite/_helpers/lease.Lock",
+		"release": "testcases/unfencedwrite/_helpers/lease.(*Lease).Release,testcases/unfencedwrite/_helpers/lease.Unlock",
+	} {
+		if err := flags.Set(name, value); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { flags.Set(name, "") })
+	}
+	analysistest.Run(t, testcases.Dir(t), unfencedwrite.Analyzer, "./unfencedwrite/_helpers/orders")
 }

@@ -9,6 +9,7 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"os"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -111,4 +112,13 @@ func LineEdit(fset *token.FileSet, src []byte, pos, end token.Pos) analysis.Text
 		return analysis.TextEdit{Pos: tf.Pos(ls), End: tf.Pos(le + 1)}
 	}
 	return analysis.TextEdit{Pos: pos, End: end}
+}
+
+// ReadFile returns a source file of the package. Drivers that predate
+// Pass.ReadFile (staticcheck's runner, older golangci-lint) leave it nil.
+func ReadFile(pass *analysis.Pass, name string) ([]byte, error) {
+	if pass.ReadFile != nil {
+		return pass.ReadFile(name)
+	}
+	return os.ReadFile(name)
 }

@@ -148,8 +148,11 @@ func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*type
 // relevant is the fast path: a package that imports no Redis client and no
 // package declaring lock wrappers has no locks.
 func relevant(pass *analysis.Pass) bool {
+	if hasHelpers(pass.Pkg) {
+		return true
+	}
 	for _, imp := range pass.Pkg.Imports() {
-		if clients.Known(imp.Path()) || pass.ImportPackageFact(imp, new(PackageFact)) {
+		if clients.Known(imp.Path()) || hasHelpers(imp) || pass.ImportPackageFact(imp, new(PackageFact)) {
 			return true
 		}
 	}

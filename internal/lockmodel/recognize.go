@@ -33,6 +33,10 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	if obj == nil || obj.Pkg() == nil {
 		return nil
 	}
+	hb := opBuilder{fn: fn, instr: instr, client: recv}
+	if helperOps(&hb, obj, recv, args) {
+		return hb.ops
+	}
 	// The table wins over facts: a lock library's Obtain is itself a wrapper
 	// around SET NX, but its lock object, not its key, is what callers hold.
 	row := clients.Lookup(obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name())
