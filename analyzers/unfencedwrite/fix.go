@@ -23,7 +23,7 @@ func fenceFix(pass *analysis.Pass, l *lockmodel.Lock, c *sqlcall.Call, v verdict
 	if l == nil || v != unfenced || c.Stmt.Kind != sqltext.Update || !c.Known || !c.Stmt.HasWhere || c.Stmt.WhereOpaque {
 		return nil
 	}
-	col := strings.Split(fence, ",")[0]
+	col := fence[0]
 	tok := tokenIdent(pass, l)
 	file, call, _ := edit.CallAt(pass, callPos(c.Instr))
 	if tok == nil || file == nil || call == nil || call.Ellipsis.IsValid() || !visible(pass, tok, call.Pos()) {

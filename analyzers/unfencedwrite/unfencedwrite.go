@@ -2,9 +2,11 @@ package unfencedwrite
 
 import (
 	_ "embed"
+	"fmt"
 	"go/token"
 	"sort"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -28,20 +30,53 @@ var Analyzer = &analysis.Analyzer{
 	Run:      report.Run(run),
 }
 
-var fence = "fencing_token"
+// fence names the fencing-token columns: -unfencedwrite.fence. The fix writes
+// the first.
+var fence = columns{"fencing_token"}
 
 func init() {
-	Analyzer.Flags.StringVar(&fence, "fence", fence, "comma-separated names of fencing-token columns")
+	Analyzer.Flags.Var(&fence, "fence", "comma-separated names of fencing-token `columns`")
 }
 
-func fenceColumns() map[string]bool {
-	cols := make(map[string]bool)
-	for _, c := range strings.Split(fence, ",") {
-		if c = strings.ToLower(strings.TrimSpace(c)); c != "" {
-			cols[c] = true
+// columns are SQL column names, lower-cased as sqltext reads them.
+type columns []string
+
+func (c *columns) String() string { return strings.Join(*c, ",") }
+
+func (c *columns) Set(list string) error {
+	var next columns
+	for _, name := range strings.Split(list, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		if !isIdent(name) {
+			return fmt.Errorf("bad column name %q: want a SQL identifier", name)
+		}
+		next = append(next, name)
+	}
+	if len(next) == 0 {
+		return fmt.Errorf("no column named: want at least one fencing-token column")
+	}
+	*c = next
+	return nil
+}
+
+func (c columns) set() map[string]bool {
+	m := make(map[string]bool, len(c))
+	for _, name := range c {
+		m[name] = true
+	}
+	return m
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
 		}
 	}
-	return cols
+	return true
 }
 
 func run(r *report.Reporter) error {
@@ -50,7 +85,7 @@ func run(r *report.Reporter) error {
 	if len(model.Locks)+len(model.Callbacks) == 0 || len(eff.Direct)+len(eff.Calls) == 0 {
 		return nil
 	}
-	cols := fenceColumns()
+	cols := fence.set()
 	// The lock each write is made under, nil for a callback run under a lock
 	// another function holds; a write under two locks is reported once.
 	found := make(map[ssa.CallInstruction]*lockmodel.Lock)

@@ -90,16 +90,6 @@ func TestVettool(t *testing.T) {
 	checkFindings(t, out)
 }
 
-func TestJSON(t *testing.T) {
-	bin, dir := lockvet(t), examplesDir(t)
-	out, code := run(t, dir, bin, "-json", "./...")
-	for _, check := range []string{`"setnxlock"`, `"unsafedel"`, `"unfencedwrite"`, `"needlesslock"`} {
-		if code != 0 || !strings.Contains(out, check) {
-			t.Errorf("exit %d, want JSON with %s:\n%s", code, check, out)
-		}
-	}
-}
-
 func TestCleanPackage(t *testing.T) {
 	bin := lockvet(t)
 	dir := t.TempDir()

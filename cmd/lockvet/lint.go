@@ -1,0 +1,160 @@
+package main
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+	"honnef.co/go/tools/config"
+	"honnef.co/go/tools/go/buildid"
+	"honnef.co/go/tools/lintcmd/cache"
+	"honnef.co/go/tools/lintcmd/runner"
+
+	"github.com/lockvet/lockvet/analyzers"
+)
+
+// result is what one run found.
+type result struct {
+	findings []runner.Diagnostic // sorted by position
+	errors   []string            // packages that failed to load or type-check
+}
+
+// lint analyses the packages with staticcheck's runner, which keeps each
+// package's diagnostics and facts in the Go build cache: unchanged packages are
+// not analysed twice.
+func lint(o *options) (*result, error) {
+	c, err := cache.Default()
+	if err != nil {
+		return nil, err
+	}
+	salt, err := cacheSalt()
+	if err != nil {
+		return nil, err
+	}
+	cache.SetSalt(salt)
+	r, err := runner.New(config.Config{}, c)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &packages.Config{Tests: o.tests}
+	if o.tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + o.tags}
+	}
+	results, err := r.Run(cfg, o.checks, o.patterns)
+	if err != nil {
+		return nil, err
+	}
+	if len(results) == 0 {
+		return nil, fmt.Errorf("%s matched no packages", strings.Join(o.patterns, " "))
+	}
+	res := &result{}
+	seen := map[string]bool{}
+	for _, pkg := range results {
+		if pkg.Failed {
+			for _, e := range pkg.Errors {
+				if msg := packageError(e); !seen[msg] {
+					seen[msg] = true
+					res.errors = append(res.errors, msg)
+				}
+			}
+			continue
+		}
+		if !pkg.Initial {
+			continue
+		}
+		data, err := pkg.Load()
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range data.Diagnostics {
+			// A package and its test variant share files: report once.
+			key := fmt.Sprintf("%v %v %s %s", d.Position, d.End, d.Category, d.Message)
+			if !seen[key] {
+				seen[key] = true
+				res.findings = append(res.findings, d)
+			}
+		}
+	}
+	slices.SortFunc(res.findings, func(a, b runner.Diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.Position.Filename, b.Position.Filename),
+			cmp.Compare(a.Position.Line, b.Position.Line),
+			cmp.Compare(a.Position.Column, b.Position.Column),
+			cmp.Compare(a.Category, b.Category))
+	})
+	return res, nil
+}
+
+// cacheSalt keys cached results to this binary and to the analyzers' settings,
+// which change what they report.
+func cacheSalt() ([]byte, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	if id, err := buildid.ReadFile(exe); err == nil {
+		io.WriteString(h, id)
+	} else {
+		f, err := os.Open(exe)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if _, err := io.Copy(h, f); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range append(analyzers.All, analyzers.Settings) {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fmt.Fprintf(h, "\n-%s.%s=%s", a.Name, f.Name, f.Value)
+		})
+	}
+	return h.Sum(nil), nil
+}
+
+// packageError renders a load or type error as file:line:col: message.
+func packageError(err error) string {
+	e, ok := err.(packages.Error)
+	if !ok {
+		return "lockvet: " + oneLine(err)
+	}
+	msg := strings.TrimSpace(e.Msg)
+	if e.Pos == "" {
+		return "lockvet: " + msg
+	}
+	return relative(e.Pos) + ": " + msg
+}
+
+// oneLine keeps the first line of an error from the go command, which may
+// append its whole stderr.
+func oneLine(err error) string {
+	s := err.Error()
+	if _, rest, ok := strings.Cut(s, "stderr: "); ok {
+		s = rest
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// relative shortens a path below the working directory, as go vet prints it.
+func relative(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
