@@ -7,6 +7,9 @@ demo:
 	go build -o bin/lockvet ./cmd/lockvet
 	cd examples && ../bin/lockvet ./... || [ $$? -eq 3 ]
 
-# Run the whole test suite.
+# Run the whole test suite: the checks and the command, then the examples'
+# integration test (it skips without redis-server and PostgreSQL unless
+# LOCKVET_INTEGRATION=1, as CI sets).
 test:
 	go test ./...
+	cd examples && go vet ./... && go test ./...

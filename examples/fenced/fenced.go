@@ -1,8 +1,8 @@
 // Package fenced takes a lock that hands out a monotonically increasing fencing
-// token, and makes every write conditional on it: a holder whose lease ran out
+// token, and makes its write conditional on it: a holder whose lease ran out
 // carries an older token, and the database refuses its write. The lock earns
-// its keep: it guards a capture at a payment provider that has no idempotency
-// key, which the database alone could not serialize.
+// its keep: it keeps workers from asking the rate-limited carrier about the same
+// order at once, which the database alone could not arrange.
 package fenced
 
 import (
@@ -16,8 +16,8 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// ErrBusy means another worker holds the order's lock.
-var ErrBusy = errors.New("order is being completed by another worker")
+// ErrBusy means another worker is syncing the order.
+var ErrBusy = errors.New("order is being synced by another worker")
 
 // ErrStale means a newer lock holder has written since this one took the lock.
 var ErrStale = errors.New("lock lease expired: a newer holder has written")
@@ -36,14 +36,15 @@ if redis.call("get", KEYS[1]) == ARGV[1] then
 end
 return 0`)
 
-// Payments captures money at an external provider.
-type Payments interface {
-	Capture(ctx context.Context, orderID int64) error
+// Carrier tells where an order's parcel is.
+type Carrier interface {
+	Status(ctx context.Context, orderID int64) (string, error)
 }
 
-// CompleteOrder captures the payment and marks the order paid, fenced by the
-// lock's token.
-func CompleteOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, pay Payments, orderID int64) error {
+// SyncStatus copies the carrier's status of an order into the database. A
+// holder whose lease ran out took its reading before the next holder did, so
+// the fence keeps that older reading from overwriting the newer one.
+func SyncStatus(ctx context.Context, rdb *redis.Client, db *sql.DB, carrier Carrier, orderID int64) error {
 	key := "lock:order:" + strconv.FormatInt(orderID, 10)
 	owner := uuid.NewString()
 	token, err := acquire.Run(ctx, rdb, []string{key, key + ":fence"}, owner, (10 * time.Second).Milliseconds()).Int64()
@@ -55,15 +56,20 @@ func CompleteOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, pay Payme
 	}
 	defer release.Run(ctx, rdb, []string{key}, owner)
 
-	if err := pay.Capture(ctx, orderID); err != nil {
-		return err
-	}
-	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID', fencing_token = $2
-		WHERE id = $1 AND fencing_token < $2`, orderID, token)
+	status, err := carrier.Status(ctx, orderID)
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
+	res, err := db.ExecContext(ctx, `UPDATE orders SET status = $2, fencing_token = $1
+		WHERE id = $3 AND fencing_token < $1`, token, status, orderID)
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
 		return ErrStale
 	}
 	return nil
