@@ -40,6 +40,22 @@
 //	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1 AND status = 'PENDING'`, id)
 //	if n, _ := res.RowsAffected(); n == 0 { return errAlreadyDone }
 //
+// Why the lock hurts rather than helps:
+//
+//	worker A: lock ─ SELECT PENDING ─ GC pause …………………… UPDATE PAID, +10 points
+//	worker B:             TTL ends ─ lock ─ SELECT PENDING ─ UPDATE PAID, +10 points
+//
+// The conditional UPDATE above lets exactly one of them through, pause or no
+// pause, and needs no lock.
+//
+// Look-alikes left alone: a region that also calls an HTTP or gRPC API,
+// publishes to a broker, writes a file, or calls something lockvet cannot see
+// into (the lock may be earned there), and a SET NX that is never released (a
+// dedup marker, not a lock).
+//
 // No fix is suggested: the rewrite changes the shape of the code, and only its
 // author can say the external effects are truly absent.
+//
+// Options: none of its own; locks taken by in-house helpers named with
+// -lockmodel.acquire and -lockmodel.release are judged too.
 package needlesslock

@@ -4,6 +4,15 @@
 //
 // setnxlock: report Redis lock acquisitions that cannot work as a lock
 //
+// Why it matters: a lock's TTL can run out while its holder is still working.
+//
+//	worker A: SETNX lock 1 ─ GC pause ………………………… DEL lock (deletes B's!)
+//	worker B:                  TTL ends ─ SETNX lock 1 ─ work ……
+//	worker C:                                         SETNX lock 1 ─ work ……
+//
+// With a constant value, A cannot tell that the lock it deletes is B's; without
+// a TTL, a holder that crashes blocks everyone forever.
+//
 // A lock is a SET NX (SetNX, SetArgs with Mode "NX", Do("SET", k, v, "NX", …),
 // a Lua set-if-absent script, or a wrapper around one) whose key the code later
 // releases. setnxlock reports, at the acquisition:
@@ -35,4 +44,8 @@
 // A SET NX whose key is never released is not a lock and is never reported:
 // dedup and idempotency markers, run-once guards, throttles, create-if-absent
 // records, and leases meant to expire on their own.
+//
+// Options: none of its own. In-house lock helpers named with
+// -lockmodel.acquire and -lockmodel.release are taken as correct acquisitions;
+// only whether their result is used is checked.
 package setnxlock

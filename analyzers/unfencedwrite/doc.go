@@ -55,5 +55,9 @@
 //
 // Flags:
 //
-//	-fence=fencing_token   comma-separated names of fencing-token columns
+//	-fence=fencing_token   comma-separated names of fencing-token columns; the
+//	                       fix writes the first
+//
+// Locks taken by in-house helpers named with -lockmodel.acquire and
+// -lockmodel.release (a lock service lockvet cannot see into) are judged too.
 package unfencedwrite

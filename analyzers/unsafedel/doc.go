@@ -35,4 +35,7 @@
 // never reported. A release wrapper (Unlock(key)) is reported where it is declared
 // when a method of the same type acquires the key, and otherwise at each call that
 // pairs it with an acquisition.
+//
+// Options: none of its own. Releases by in-house helpers named with
+// -lockmodel.release are taken as owner-checked.
 package unsafedel

@@ -63,7 +63,7 @@ func explain(name string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lockvet: unknown check %q: want one of %v\n", name, checkNames())
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "%s: %s\n\nOnline documentation:\n    %s\n", a.Name, a.Doc, helpURI(a))
+	fmt.Fprintf(stdout, "%s\n\nOnline documentation:\n    %s\n", a.Doc, helpURI(a))
 	return exitClean
 }
 
