@@ -27,10 +27,10 @@ type result struct {
 }
 
 // lint analyses the packages with staticcheck's runner, which keeps each
-// package's diagnostics and facts in the Go build cache: unchanged packages are
-// not analysed twice.
+// package's diagnostics and facts in a cache: unchanged packages are not
+// analysed twice.
 func lint(o *options) (*result, error) {
-	c, err := cache.Default()
+	c, err := openCache()
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +90,20 @@ func lint(o *options) (*result, error) {
 			cmp.Compare(a.Category, b.Category))
 	})
 	return res, nil
+}
+
+// openCache opens lockvet's own results cache, beside the Go build cache in the
+// user's cache directory ($XDG_CACHE_HOME/lockvet or ~/.cache/lockvet on Linux).
+func openCache() (cache.Cache, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("no cache directory for results: %v", err)
+	}
+	dir = filepath.Join(dir, "lockvet")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	return cache.Open(dir)
 }
 
 // cacheSalt keys cached results to this binary and to the analyzers' settings,

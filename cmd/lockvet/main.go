@@ -8,8 +8,9 @@
 //	go vet -vettool=$(which lockvet) ./...  run as go vet's analysis tool
 //	go fix -fixtool=$(which lockvet) ./...  run as go fix's tool
 //
-// Results are cached in the Go build cache: a second run over unchanged
-// packages reads them back instead of analysing again.
+// Results are cached in the user cache directory ($XDG_CACHE_HOME/lockvet or
+// ~/.cache/lockvet on Linux): a second run over unchanged packages reads them
+// back instead of analysing again.
 //
 // Exit status: 0 no findings, 3 findings, 1 a package failed to load or type-check
 // (the others are still analysed), 2 bad usage (flags, check names, settings).
