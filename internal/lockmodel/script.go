@@ -22,11 +22,16 @@ func newScriptSource(pass *analysis.Pass, inits map[*ssa.Global]ssa.Value) *scri
 	return &scriptSource{inits: inits, embeds: ssautil.EmbeddedStrings(pass)}
 }
 
+// maxScript bounds the bytes one script's text may take to build: depth alone
+// does not, as s = s + s sixteen times over a long constant shows.
+const maxScript = 64 << 20
+
 func (s *scriptSource) text(v ssa.Value) (string, bool) {
-	return s.textDepth(v, 0)
+	budget := maxScript
+	return s.textDepth(v, 0, &budget)
 }
 
-func (s *scriptSource) textDepth(v ssa.Value, depth int) (string, bool) {
+func (s *scriptSource) textDepth(v ssa.Value, depth int, budget *int) (string, bool) {
 	if depth > 16 {
 		return "", false
 	}
@@ -38,9 +43,15 @@ func (s *scriptSource) textDepth(v ssa.Value, depth int) (string, bool) {
 		if x.Op != token.ADD {
 			return "", false
 		}
-		l, ok1 := s.textDepth(x.X, depth+1)
-		r, ok2 := s.textDepth(x.Y, depth+1)
-		return l + r, ok1 && ok2
+		l, ok1 := s.textDepth(x.X, depth+1, budget)
+		if !ok1 {
+			return "", false
+		}
+		r, ok2 := s.textDepth(x.Y, depth+1, budget)
+		if *budget -= len(l) + len(r); !ok2 || *budget < 0 {
+			return "", false
+		}
+		return l + r, true
 	case *ssa.UnOp:
 		g, ok := x.X.(*ssa.Global)
 		if !ok {
@@ -50,7 +61,7 @@ func (s *scriptSource) textDepth(v ssa.Value, depth int) (string, bool) {
 			return t, true
 		}
 		if init, ok := s.inits[g]; ok {
-			return s.textDepth(init, depth+1)
+			return s.textDepth(init, depth+1, budget)
 		}
 	}
 	return "", false

@@ -7,6 +7,7 @@ package report
 import (
 	"go/ast"
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -34,7 +35,7 @@ func Run(check func(*Reporter) error) func(*analysis.Pass) (any, error) {
 		}
 		for _, f := range pass.Files {
 			tf := pass.Fset.File(f.FileStart)
-			r.generated[tf] = ast.IsGenerated(f)
+			r.generated[tf] = generated(f)
 			r.directives[tf] = directive.Parse(pass.Fset, f)
 		}
 		err := check(r)
@@ -49,7 +50,14 @@ func (r *Reporter) At(pos, end token.Pos, msg string, fixes ...analysis.Suggeste
 	if tf == nil || r.generated[tf] {
 		return
 	}
-	line := tf.Line(pos)
+	// The line as written, after //line directives, as directives count it.
+	// A file that cgo translated maps back to its source that way; a fix must
+	// not edit the translation, which lives in the build cache.
+	posn := r.Pass.Fset.Position(pos)
+	line := posn.Line
+	if posn.Filename != tf.Name() {
+		fixes = nil
+	}
 	silenced := false
 	for _, d := range r.directives[tf] {
 		if d.Covers(r.check, line) && d.Reason != "" {
@@ -78,4 +86,26 @@ func (r *Reporter) finish() {
 			}
 		}
 	}
+}
+
+// generated reports whether f says it was generated, as [ast.IsGenerated]
+// does, except for the marker cgo puts on every file it translates: the file
+// it read (it keeps the comments) may be handwritten, and findings in it are
+// reported there.
+func generated(f *ast.File) bool {
+	const prefix, suffix = "// Code generated ", " DO NOT EDIT."
+	for _, group := range f.Comments {
+		if group.Pos() > f.Package {
+			break
+		}
+		for _, c := range group.List {
+			for _, line := range strings.Split(c.Text, "\n") {
+				gen, ok := strings.CutPrefix(line, prefix)
+				if gen, ok2 := strings.CutSuffix(gen, suffix); ok && ok2 && gen != "by cmd/cgo;" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -15,6 +15,10 @@ import (
 
 const maxDepth = 16
 
+// maxBuilt bounds the bytes one text may take to build. Depth alone does not:
+// s = s + s sixteen times over a long constant would build gigabytes.
+const maxBuilt = 64 << 20
+
 // QueryText returns the statement text v holds: string constants and their
 // concatenations, package-level variables and //go:embed files, variables
 // assigned once, fmt.Sprintf with a constant format (verbs whose argument is
@@ -70,6 +74,13 @@ type texter struct {
 	r      *Recognizer
 	holes  int
 	inPhis map[*ssa.Phi]bool // a loop (q += "…") is not one text
+	built  int               // bytes concatenated so far
+}
+
+// charge counts n more bytes built, false once over maxBuilt.
+func (t *texter) charge(n int) bool {
+	t.built += n
+	return t.built <= maxBuilt
 }
 
 func (t *texter) text(v ssa.Value, depth int) (string, bool) {
@@ -89,6 +100,9 @@ func (t *texter) text(v ssa.Value, depth int) (string, bool) {
 			return "", false
 		}
 		rt, ok := t.text(x.Y, depth+1)
+		if !t.charge(len(l) + len(rt)) {
+			return "", false
+		}
 		return l + rt, ok
 	case *ssa.Phi:
 		return t.phi(x, depth)
@@ -166,7 +180,11 @@ func (t *texter) call(call *ssa.Call, depth int) (string, bool) {
 		if !ok || !ok2 {
 			return "", false
 		}
-		return t.sprintf(format, elems, depth), true
+		s := t.sprintf(format, elems, depth)
+		if !t.charge(len(s)) {
+			return "", false
+		}
+		return s, true
 	case isFunc(call, "strings", "", "Join") && len(args) == 2:
 		elems, ok := ssautil.SliceElems(args[0])
 		sep, ok2 := t.text(args[1], depth+1)
@@ -179,7 +197,11 @@ func (t *texter) call(call *ssa.Call, depth int) (string, bool) {
 				return "", false
 			}
 		}
-		return strings.Join(parts, sep), true
+		s := strings.Join(parts, sep)
+		if !t.charge(len(s)) {
+			return "", false
+		}
+		return s, true
 	case isFunc(call, "strings", "", "TrimSpace") && len(args) == 1:
 		s, ok := t.text(args[0], depth+1)
 		return strings.TrimSpace(s), ok
