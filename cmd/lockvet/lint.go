@@ -59,9 +59,11 @@ func lint(o *options) (*result, error) {
 	for _, pkg := range results {
 		if pkg.Failed {
 			for _, e := range pkg.Errors {
-				if msg := packageError(e); !seen[msg] {
-					seen[msg] = true
-					res.errors = append(res.errors, msg)
+				for _, msg := range packageError(pkg.Package.ID, e) {
+					if !seen[msg] {
+						seen[msg] = true
+						res.errors = append(res.errors, msg)
+					}
 				}
 			}
 			continue
@@ -134,17 +136,32 @@ func cacheSalt() ([]byte, error) {
 	return h.Sum(nil), nil
 }
 
-// packageError renders a load or type error as file:line:col: message.
-func packageError(err error) string {
+// packageError renders a load or type error as file:line:col: message lines.
+// Any other error came from lockvet's own analysis of the package (an
+// analyzer, its facts, the loader) and says so, because the user's code is not
+// at fault.
+func packageError(pkg string, err error) []string {
 	e, ok := err.(packages.Error)
 	if !ok {
-		return "lockvet: " + oneLine(err)
+		return []string{"lockvet: internal error analysing " + pkg + ": " + oneLine(err)}
 	}
 	msg := strings.TrimSpace(e.Msg)
-	if e.Pos == "" {
-		return "lockvet: " + msg
+	if e.Pos != "" {
+		return []string{relative(e.Pos) + ": " + msg}
 	}
-	return relative(e.Pos) + ": " + msg
+	if !strings.HasPrefix(msg, "# ") {
+		return []string{"lockvet: " + msg}
+	}
+	// The compiler's output for the package and each of its test variants,
+	// each under a "# package" header: keep the errors, which the caller
+	// prints once however many variants repeat them.
+	var lines []string
+	for _, l := range strings.Split(msg, "\n") {
+		if l = strings.TrimRight(l, " \t"); l != "" && !strings.HasPrefix(l, "# ") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
 
 // oneLine keeps the first line of an error from the go command, which may
