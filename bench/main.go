@@ -457,7 +457,7 @@ func (b *bench) prepare(set *pkgSet) error {
 			// Another generated module's template already holds the standard library
 			// and go-redis compiled: start from it. Its other entries are never used.
 			b.log("bench: %s: starting the compile cache from %s", set.key, seed)
-			if err := copyDir(seed, set.template); err != nil {
+			if err := copyDir(seed, set.template, false); err != nil {
 				return err
 			}
 		} else if err := os.MkdirAll(set.template, 0o755); err != nil {
@@ -624,7 +624,7 @@ func (b *bench) newCache(set *pkgSet, state, dir string) (string, error) {
 		}
 		return strings.TrimSpace(string(out)), nil
 	}
-	return gocache, linkDir(set.template, gocache)
+	return gocache, copyDir(set.template, gocache, true)
 }
 
 // runTool runs tool on set with GOCACHE gocache and its other caches (staticcheck's,
@@ -821,28 +821,22 @@ func groupRSS(pgid int) int64 {
 	return sum
 }
 
-// linkDir makes dst a copy of the directory tree src whose files are hard links:
-// a run's GOCACHE costs no time or disk however large the template (a
-// 5000-package template is ~10 GB). The go command never rewrites a cache entry
-// it finds valid; it adds new files, which stay in the run's copy, and updates
-// modification times, which the template may share harmlessly.
-func linkDir(src, dst string) error {
+// copyDir copies the directory tree src to dst (which must not exist). With
+// link, the copy's files are hard links: a run's GOCACHE then costs no time or
+// disk however large the template (a 5000-package template is ~10 GB). The go
+// command never rewrites a cache entry it finds valid; it adds new files, which
+// stay in the run's copy, and updates modification times, which the template
+// may share harmlessly.
+func copyDir(src, dst string, link bool) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	if out, err := exec.Command("cp", "-al", src, dst).CombinedOutput(); err != nil {
-		return fmt.Errorf("cp -al %s %s: %v\n%s", src, dst, err, out)
+	flags := "-a"
+	if link {
+		flags = "-al"
 	}
-	return nil
-}
-
-// copyDir copies the directory tree src to dst (which must not exist).
-func copyDir(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
-		return fmt.Errorf("cp -a %s %s: %v\n%s", src, dst, err, out)
+	if out, err := exec.Command("cp", flags, src, dst).CombinedOutput(); err != nil {
+		return fmt.Errorf("cp %s %s %s: %v\n%s", flags, src, dst, err, out)
 	}
 	return nil
 }
