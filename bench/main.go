@@ -64,6 +64,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -418,14 +419,21 @@ func (b *bench) prepare(set *pkgSet) error {
 			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(stamp, fmt.Appendf(nil, "%+v\n", st), 0o644); err != nil {
+			data, err := json.Marshal(st)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(stamp, data, 0o644); err != nil {
 				return err
 			}
 		}
-		st, _ := os.ReadFile(stamp)
-		fmt.Sscanf(string(st), "{Packages:%d Layers:%d Lock:%d SQL:%d Tests:%d Files:%d Lines:%d}",
-			&set.genStats.Packages, &set.genStats.Layers, &set.genStats.Lock, &set.genStats.SQL,
-			&set.genStats.Tests, &set.genStats.Files, &set.genStats.Lines)
+		data, err := os.ReadFile(stamp)
+		if err == nil {
+			err = json.Unmarshal(data, &set.genStats)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", stamp, err)
+		}
 	}
 	if err := os.MkdirAll(set.dir, 0o755); err != nil {
 		return err

@@ -1,9 +1,19 @@
-// Package gen writes a synthetic Go module for lockvet's benchmark: n packages in
-// a layered import DAG, most of them ordinary code (a service type, a model, a few
-// standard-library helpers, calls into two to four packages of lower layers), a
-// small share of SQL repositories (database/sql Exec) and a small share of packages
-// that take a Redis lock (go-redis v9 SetNX/Del, Lua release, a lock wrapper) and
-// write SQL under it, some through a repository in another package.
+// Package gen writes a synthetic Go module for lockvet's benchmark: n packages,
+// most of them ordinary code (a service type, a model, a few standard-library
+// helpers, calls into two to four packages of lower layers), a small share of SQL
+// repositories (database/sql Exec) and a small share of packages that take a Redis
+// lock (go-redis v9 SetNX/Del, Lua release, a lock wrapper) and write SQL under it,
+// some through a repository in another package.
+//
+// The module grows the way a monorepo does, by adding services: it is made of
+// services of Config.Service packages, each a layered import DAG of its own, and
+// 20 shared utility packages that each package of a service's bottom layer
+// imports one of. So a package imports about as much of the module, directly
+// and indirectly, at 10,000 packages as at 1,000, and the cost of analysing it
+// should not depend on the module's size. (Version 1 widened the layers of a
+// single DAG instead: there a package's transitive imports grew with the module,
+// 129 on average at 1,000 packages and 495 at 5,000, and so did every tool's cost
+// per package.)
 //
 // The output depends only on Config: the same Config writes the same files.
 package gen
@@ -26,7 +36,7 @@ const ModulePath = "benchgen"
 
 // Version changes whenever the generator's output changes, so that a cached
 // module written by an older generator is not reused.
-const Version = "1"
+const Version = "2"
 
 // Config says what to generate.
 type Config struct {
@@ -34,6 +44,7 @@ type Config struct {
 	LockShare float64 // share of packages that take a Redis lock; 0 means 0.03
 	SQLShare  float64 // share of packages that are SQL repositories; 0 means 0.03
 	TestShare float64 // share of packages with a _test.go file; 0 means 0.2, <0 means none
+	Service   int     // packages per service; 0 means 1000
 	Seed      int64   // random seed; the same seed gives the same module
 
 	// GoMod and GoSum are the go.mod and go.sum to start from: a module that
@@ -44,7 +55,10 @@ type Config struct {
 
 // Stats describes a generated module.
 type Stats struct {
-	Packages, Layers, Lock, SQL, Tests, Files, Lines int
+	Packages, Services, Layers, Lock, SQL, Tests, Files, Lines int
+	// Imports is the mean number of the module's packages a package imports,
+	// directly or not.
+	Imports float64
 }
 
 type role int
@@ -56,21 +70,21 @@ const (
 )
 
 type pkg struct {
-	index, layer int
-	role         role
-	deps         []int // indices of imported generated packages
-	std          []string
-	repo         int // for locker packages: the repository package it uses, or -1
-	test         bool
+	index, service, layer int
+	role                  role
+	deps                  []int // indices of imported generated packages
+	std                   []string
+	repo                  int // for locker packages: the repository package it uses, or -1
+	test                  bool
 }
 
 func (p *pkg) name() string { return fmt.Sprintf("p%05d", p.index) }
-func (p *pkg) path() string {
-	return fmt.Sprintf("%s/l%02d/%s", ModulePath, p.layer, p.name())
+func (p *pkg) path() string { return ModulePath + "/" + filepath.ToSlash(p.dir()) }
+func (p *pkg) dir() string {
+	return filepath.Join(fmt.Sprintf("s%02d", p.service), fmt.Sprintf("l%02d", p.layer), p.name())
 }
-func (p *pkg) dir() string { return filepath.Join(fmt.Sprintf("l%02d", p.layer), p.name()) }
 
-// Layers is the depth of the import DAG for n packages.
+// Layers is the depth of the import DAG of a service of n packages.
 func Layers(n int) int {
 	l := int(math.Sqrt(float64(n)) / 3)
 	return max(4, min(12, l))
@@ -90,12 +104,19 @@ func Generate(dir string, cfg Config) (Stats, error) {
 	if cfg.TestShare == 0 {
 		cfg.TestShare = 0.2
 	}
+	if cfg.Service == 0 {
+		cfg.Service = 1000
+	}
 	gomod, err := moduleFile(cfg.GoMod)
 	if err != nil {
 		return Stats{}, err
 	}
 	pkgs := plan(cfg)
-	st := Stats{Packages: len(pkgs), Layers: Layers(cfg.Packages)}
+	st := Stats{Packages: len(pkgs), Imports: meanImports(pkgs)}
+	for _, p := range pkgs {
+		st.Services = max(st.Services, p.service)
+		st.Layers = max(st.Layers, p.layer+1)
+	}
 	write := func(rel string, src []byte) error {
 		name := filepath.Join(dir, rel)
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
@@ -159,23 +180,44 @@ var stdPool = []string{
 	"io", "regexp", "net/url", "crypto/sha256", "bufio", "slices", "os", "net/http",
 }
 
-// plan lays the packages out in layers and draws their imports and roles.
+// sharedPackages is the number of shared utility packages, the leaves that
+// every service's bottom layer imports from.
+const sharedPackages = 20
+
+// plan lays the packages out in services and layers and draws their imports
+// and roles.
 func plan(cfg Config) []*pkg {
-	n := cfg.Packages
-	layers := Layers(n)
 	rng := rand.New(rand.NewSource(cfg.Seed))
-	pkgs := make([]*pkg, n)
+	pkgs := make([]*pkg, cfg.Packages)
+	shared := make([]int, min(sharedPackages, cfg.Packages/10))
+	for i := range shared {
+		shared[i] = i
+		pkgs[i] = &pkg{index: i, repo: -1}
+		decorate(cfg, rng, pkgs[i])
+	}
+	for start := len(shared); start < cfg.Packages; start += cfg.Service {
+		service := 1 + (start-len(shared))/cfg.Service
+		planService(cfg, rng, pkgs, service, start, min(cfg.Service, cfg.Packages-start), shared)
+	}
+	return pkgs
+}
+
+// planService plans the n packages from index start as a service, whose
+// bottom layer imports one of the shared packages each.
+func planService(cfg Config, rng *rand.Rand, pkgs []*pkg, service, start, n int, shared []int) {
+	layers := Layers(n)
 	byLayer := make([][]int, layers)
-	for i := range pkgs {
-		l := i * layers / n
-		pkgs[i] = &pkg{index: i, layer: l, repo: -1}
+	for j := range n {
+		i, l := start+j, j*layers/n
+		pkgs[i] = &pkg{index: i, service: service, layer: l, repo: -1}
 		byLayer[l] = append(byLayer[l], i)
 	}
+	own := pkgs[start : start+n]
 
 	// Roles: SQL repositories in the lower half (above layer 0), lock users in the
 	// upper half, spread evenly over the candidates.
 	var lower, upper []int
-	for _, p := range pkgs {
+	for _, p := range own {
 		switch {
 		case p.layer >= 1 && p.layer < layers/2:
 			lower = append(lower, p.index)
@@ -200,8 +242,9 @@ func plan(cfg Config) []*pkg {
 	repos := pick(lower, cfg.SQLShare, sqlRepo)
 	pick(upper, cfg.LockShare, locker)
 
-	for _, p := range pkgs {
-		if p.layer > 0 {
+	for _, p := range own {
+		switch {
+		case p.layer > 0:
 			k := 2 + rng.Intn(3)
 			seen := map[int]bool{}
 			for range k {
@@ -216,18 +259,44 @@ func plan(cfg Config) []*pkg {
 				}
 			}
 			sort.Ints(p.deps)
+		case len(shared) > 0:
+			p.deps = []int{shared[rng.Intn(len(shared))]}
 		}
-		perm := rng.Perm(len(stdPool))
-		for _, j := range perm[:2+rng.Intn(4)] {
-			p.std = append(p.std, stdPool[j])
-		}
-		sort.Strings(p.std)
+		decorate(cfg, rng, p)
 		if p.role == locker && len(repos) > 0 {
 			p.repo = repos[rng.Intn(len(repos))]
 		}
-		p.test = cfg.TestShare > 0 && rng.Float64() < cfg.TestShare
 	}
-	return pkgs
+}
+
+// decorate draws a package's standard-library imports and whether it has tests.
+func decorate(cfg Config, rng *rand.Rand, p *pkg) {
+	perm := rng.Perm(len(stdPool))
+	for _, j := range perm[:2+rng.Intn(4)] {
+		p.std = append(p.std, stdPool[j])
+	}
+	sort.Strings(p.std)
+	p.test = cfg.TestShare > 0 && rng.Float64() < cfg.TestShare
+}
+
+// meanImports is the mean number of packages each package imports, directly
+// or not. Imports go to lower indices, so one pass in index order sees every
+// dependency's set before its importers'.
+func meanImports(pkgs []*pkg) float64 {
+	closure := make([]map[int]bool, len(pkgs))
+	total := 0
+	for i, p := range pkgs {
+		c := map[int]bool{}
+		for _, d := range p.deps {
+			c[d] = true
+			for k := range closure[d] {
+				c[k] = true
+			}
+		}
+		closure[i] = c
+		total += len(c)
+	}
+	return float64(total) / float64(max(len(pkgs), 1))
 }
 
 // helpers are the functions that use each optional standard-library import.
@@ -327,7 +396,7 @@ func render(p *pkg, pkgs []*pkg, seed int64) map[string]string {
 
 	// model.go: a data type, an enum, filters, errors and the std helpers.
 	var b strings.Builder
-	fmt.Fprintf(&b, "// Package %s is generated benchmark code (layer %d).\npackage %s\n\nimport (\n", p.name(), p.layer, p.name())
+	fmt.Fprintf(&b, "// Package %s is generated benchmark code (service %d, layer %d).\npackage %s\n\nimport (\n", p.name(), p.service, p.layer, p.name())
 	imports := []string{"errors", "fmt", "strings"}
 	imports = append(imports, p.std...)
 	sort.Strings(imports)
