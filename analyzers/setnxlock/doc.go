@@ -25,7 +25,8 @@
 //     EXPIRE also extends another holder's lock whenever the SETNX failed;
 //   - an ignored result: the work runs whether or not the lock was taken (for
 //     SetNX, checking only the error ignores the result: a taken lock is false
-//     with a nil error);
+//     with a nil error). Reading the key back at once and comparing it with the
+//     stored value (SetNX(ctx, k, id, ttl), then Get(ctx, k) == id) checks it;
 //   - an error compared only with the not-set reply (redis.Nil, redis.ErrNil):
 //     a network error then passes as acquired.
 //

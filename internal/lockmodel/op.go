@@ -52,6 +52,9 @@ type Op struct {
 	// Token: the operation's result is a fencing token (a Lua script that
 	// returns an INCR, an INCR, etcd's revision).
 	Token bool
+	// Confirmed: an acquisition whose result is dropped, but whose key is read
+	// back at once and compared with the stored value. Confirms: that read.
+	Confirmed, Confirms bool
 
 	// Result use: whether a nil-reply error signals "not acquired", and where the
 	// result of a SETNX-style command is the acquired flag.

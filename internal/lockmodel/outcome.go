@@ -25,7 +25,10 @@ const (
 // turn into the nil-reply error, so there an error check does gate.
 func (op *Op) Outcome() Outcome {
 	call, ok := op.Instr.(*ssa.Call)
-	if !ok {
+	switch {
+	case op.Confirmed:
+		return Gated
+	case !ok:
 		return Ignored
 	}
 	var u usage

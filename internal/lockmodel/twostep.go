@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -12,14 +13,16 @@ import (
 
 // markTwoStep flags each unchecked release or refresh that runs only when a GET
 // of the same key, compared in Go, says the caller still owns it: two round
-// trips, and the lock can change hands between them.
+// trips, and the lock can change hands between them. A GET that confirms an
+// acquisition is not such a check.
 func markTwoStep(ops []*Op) {
+	markConfirmed(ops)
 	for _, rel := range ops {
 		if rel.Kind != Release && rel.Kind != Refresh || rel.Checked || rel.Fact != nil {
 			continue
 		}
 		for _, get := range ops {
-			if get.Kind == Read && get.Key == rel.Key && guards(get, rel) {
+			if get.Kind == Read && !get.Confirms && get.Key == rel.Key && guards(get, rel) {
 				rel.TwoStep = true
 			}
 		}
@@ -33,7 +36,8 @@ func guards(get, rel *Op) bool {
 		return false
 	}
 	relBlock := rel.Instr.Block()
-	for _, b := range comparisonBranches(call, 0) {
+	owner := func(v ssa.Value) bool { return !IsConst(v) }
+	for _, b := range comparisonBranches(call, owner, 0) {
 		if b.Parent() == relBlock.Parent() && b.Dominates(relBlock) && b != relBlock {
 			return true
 		}
@@ -42,9 +46,9 @@ func guards(get, rel *Op) bool {
 }
 
 // comparisonBranches returns the blocks ending in an If whose condition compares
-// the value read from v with a value that is not a constant: an owner check,
-// not an error check or an emptiness test.
-func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
+// the value read from v for equality with a value that other accepts: for an
+// owner check, one that is not a constant (not an emptiness test).
+func comparisonBranches(v ssa.Value, other func(ssa.Value) bool, depth int) []*ssa.BasicBlock {
 	if depth > 8 || v.Referrers() == nil {
 		return nil
 	}
@@ -53,22 +57,22 @@ func comparisonBranches(v ssa.Value, depth int) []*ssa.BasicBlock {
 		switch r := ref.(type) {
 		case *ssa.Extract:
 			if !isErrorType(r.Type()) {
-				out = append(out, comparisonBranches(r, depth+1)...)
+				out = append(out, comparisonBranches(r, other, depth+1)...)
 			}
 		case *ssa.ChangeType, *ssa.MakeInterface, *ssa.Convert:
-			out = append(out, comparisonBranches(r.(ssa.Value), depth+1)...)
+			out = append(out, comparisonBranches(r.(ssa.Value), other, depth+1)...)
 		case *ssa.FieldAddr:
 			if ssautil.Embedded(r.X.Type(), r.Field) {
-				out = append(out, comparisonBranches(r, depth+1)...)
+				out = append(out, comparisonBranches(r, other, depth+1)...)
 			}
 		case *ssa.Call:
 			if derivesReply(r, v) {
-				out = append(out, comparisonBranches(r, depth+1)...)
-			} else if isBool(r.Type()) {
+				out = append(out, comparisonBranches(r, other, depth+1)...)
+			} else if isBool(r.Type()) && slices.ContainsFunc(r.Call.Args, func(a ssa.Value) bool { return a != v && other(a) }) {
 				out = append(out, branchesOn(r)...) // bytes.Equal, strings.EqualFold
 			}
 		case *ssa.BinOp:
-			if (r.Op == token.EQL || r.Op == token.NEQ) && !IsConst(r.X) && !IsConst(r.Y) {
+			if (r.Op == token.EQL || r.Op == token.NEQ) && (r.X == v && other(r.Y) || r.Y == v && other(r.X)) {
 				out = append(out, branchesOn(r)...)
 			}
 		}

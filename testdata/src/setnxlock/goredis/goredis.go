@@ -70,6 +70,31 @@ func onlyErrChecked(ctx context.Context, rdb *redis.Client, id string) error {
 	return rdb.Del(ctx, "lock:"+id).Err()
 }
 
+// Reading the key back and comparing it with the stored value, before any
+// work, tells whether this caller holds the lock: the result is checked.
+func readBackConfirms(ctx context.Context, rdb *redis.Client, id string) error {
+	token := uuid.NewString()
+	if err := rdb.SetNX(ctx, "lock:"+id, token, time.Minute).Err(); err != nil {
+		return err
+	}
+	if owner, err := rdb.Get(ctx, "lock:"+id).Result(); err != nil || owner != token {
+		return err
+	}
+	work()
+	return rdb.Del(ctx, "lock:"+id).Err()
+}
+
+// …but not when the work has already run by the time the key is read back.
+func readBackAfterWork(ctx context.Context, rdb *redis.Client, id string) error {
+	token := uuid.NewString()
+	rdb.SetNX(ctx, "lock:"+id, token, time.Minute) // want `lock result ignored`
+	work()
+	if rdb.Get(ctx, "lock:"+id).Val() == token {
+		return rdb.Del(ctx, "lock:"+id).Err()
+	}
+	return nil
+}
+
 // For SET NX the not-set reply is redis.Nil, so an error check does gate…
 func setArgsErrGates(ctx context.Context, rdb *redis.Client, id string) error {
 	token := uuid.NewString()

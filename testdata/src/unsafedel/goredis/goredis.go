@@ -76,6 +76,21 @@ func getCompareDel(ctx context.Context, rdb *redis.Client, id string) {
 	}
 }
 
+// A GET compared with the stored value right after SETNX checks the
+// acquisition; the DEL at the end is a plain DEL.
+func readBackThenDel(ctx context.Context, rdb *redis.Client, id string) {
+	token := uuid.NewString()
+	key := "lock:" + id
+	if err := rdb.SetNX(ctx, key, token, time.Minute).Err(); err != nil {
+		return
+	}
+	if owner, _ := rdb.Get(ctx, key).Result(); owner != token {
+		return
+	}
+	defer rdb.Del(ctx, key) // want `lock released with plain DEL: it deletes whoever holds it now`
+	work()
+}
+
 func refresh(ctx context.Context, rdb *redis.Client, id string) {
 	token := uuid.NewString()
 	key := "lock:" + id
