@@ -28,7 +28,21 @@
 //  2. it is conditional: its WHERE tests a column its SET assigns (status =
 //     'PENDING' → 'PAID', version = $v → version + 1, stock > 0 → stock - 1), or
 //     it is an INSERT … ON CONFLICT;
-//  3. it runs in a transaction that first locked the row (SELECT … FOR UPDATE).
+//  3. it runs in a transaction that first locked the row (SELECT … FOR UPDATE);
+//  4. another write decided that this caller won: a conditional write (or an
+//     INSERT … ON CONFLICT DO NOTHING) whose row count the code branches on,
+//     with this write on the branch a count of 1 takes and 0 does not, or
+//     before it in its transaction, which the loser does not commit.
+//
+// Case 4 is the claim: only the winner goes on.
+//
+//	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1 AND status = 'PENDING'`, id)
+//	…
+//	if n, _ := res.RowsAffected(); n != 1 { return errAlreadyPaid }
+//	tx.ExecContext(ctx, `UPDATE accounts SET points = points + 10 WHERE id = $1`, id)
+//
+// In cases 3 and 4, a call of a function that is given the transaction counts
+// as a write in it.
 //
 // Any other INSERT, UPDATE, REPLACE or MERGE is reported. A fenced or
 // conditional write whose outcome is never looked at (RowsAffected, the rows an

@@ -14,17 +14,17 @@ const (
 	unfenced                   // it accepts it
 	tokenFenced                // it refuses it: the fencing token is old
 	conditional                // it refuses it: the row's state moved on
-	rowLocked                  // the row was locked in the same transaction first
+	serialized                 // another statement lets one caller through: a row lock, a won claim
 	idempotent                 // a repeat changes nothing (INSERT … ON CONFLICT DO NOTHING)
 )
 
 // judge decides how a write fares when its holder's lease has run out. An
 // upsert's DO UPDATE is judged as an UPDATE: it overwrites unless its WHERE
 // says otherwise. A WHERE lockvet cannot read at all is not judged unfenced.
-func judge(st sqltext.Stmt, text string, fence map[string]bool, locked bool) verdict {
+func judge(st sqltext.Stmt, text string, fence map[string]bool, serial bool) verdict {
 	switch {
-	case locked && st.Kind.Writes():
-		return rowLocked
+	case serial && st.Kind.Writes():
+		return serialized
 	case st.Kind == sqltext.Insert && st.OnConflict == "nothing":
 		return idempotent
 	case st.Kind == sqltext.Insert && st.OnConflict == "update", st.Kind == sqltext.Update, st.Kind == sqltext.Merge:
@@ -45,10 +45,8 @@ func judgeUpdate(st sqltext.Stmt, text string, fence map[string]bool) verdict {
 			return tokenFenced
 		}
 	}
-	for _, c := range st.Where {
-		if set[c.Column] {
-			return conditional
-		}
+	if st.Conditional() {
+		return conditional
 	}
 	if st.WhereOpaque && (len(st.Where) == 0 || mentionsAny(whereText(text), set)) {
 		// Part of the WHERE lockvet could not read (an OR, a hole in a

@@ -16,6 +16,7 @@ import (
 	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/report"
 	"github.com/lockvet/lockvet/internal/sqlcall"
+	"github.com/lockvet/lockvet/internal/sqltext"
 )
 
 //go:embed doc.go
@@ -120,8 +121,8 @@ func run(r *report.Reporter) error {
 			if !c.Known {
 				continue // SQL lockvet cannot read: silence over a guess
 			}
-			v := judge(c.Stmt, c.Text, cols, eff.RowLocked[call])
-			checkWrite(r, call, v, sqlcall.ResultChecked(c), "", fenceFix(r.Pass, l, c, v))
+			v := judge(c.Stmt, c.Text, cols, eff.Serialized[call])
+			checkWrite(r, call, c.Stmt, v, sqlcall.ResultChecked(c), "", fenceFix(r.Pass, l, c, v))
 			continue
 		}
 		for _, w := range eff.Calls[call].Writes {
@@ -129,7 +130,7 @@ func run(r *report.Reporter) error {
 			if via == "" {
 				via = call.Common().StaticCallee().Name()
 			}
-			if checkWrite(r, call, judge(w.Stmt, w.Text, cols, w.RowLocked), w.Checked, via, nil) {
+			if checkWrite(r, call, w.Stmt, judge(w.Stmt, w.Text, cols, w.Serialized), w.Checked, via, nil) {
 				break // one report per call
 			}
 		}
@@ -138,13 +139,16 @@ func run(r *report.Reporter) error {
 }
 
 // checkWrite reports a write if it needs it, and says whether it did.
-func checkWrite(r *report.Reporter, call ssa.CallInstruction, v verdict, checked bool, via string, fixes []analysis.SuggestedFix) bool {
+func checkWrite(r *report.Reporter, call ssa.CallInstruction, st sqltext.Stmt, v verdict, checked bool, via string, fixes []analysis.SuggestedFix) bool {
 	where := ""
 	if via != "" {
 		where = " (in " + via + ")"
 	}
 	pos := callPos(call)
 	switch {
+	case v == unfenced && st.Kind == sqltext.Insert && st.OnConflict == "":
+		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can repeat a newer holder's insert; give the row a UNIQUE key and insert with ON CONFLICT DO NOTHING", fixes...)
+		return true
 	case v == unfenced:
 		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can overwrite a newer holder's work; make it conditional on a fencing token or on the row's state", fixes...)
 		return true

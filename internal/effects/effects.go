@@ -35,13 +35,20 @@ var Analyzer = &analysis.Analyzer{
 
 // Write is one SQL write a function makes.
 type Write struct {
-	Stmt      sqltext.Stmt
-	Text      string // the statement as written, holes and all
-	Checked   bool   // the code looks at how many rows it changed
-	RowLocked bool   // it runs in a transaction that first locked its rows (SELECT … FOR UPDATE)
-	InLoop    bool   // it runs in a loop: a batch, not one row
-	Via       string // the function it is made in, when not the one summarised
+	Stmt    sqltext.Stmt
+	Text    string // the statement as written, holes and all
+	Checked bool   // the code looks at how many rows it changed
+	// Serialized: another statement of its flow already lets only one caller
+	// make it (see serialized).
+	Serialized bool
+	InLoop     bool   // it runs in a loop: a batch, not one row
+	Via        string // the function it is made in, when not the one summarised
 }
+
+// Claims reports whether the write decides which of several racing callers
+// goes on: a conditional write, or an INSERT … ON CONFLICT DO NOTHING, whose
+// row count the code looks at.
+func (w Write) Claims() bool { return w.Checked && w.Stmt.AdmitsOne() }
 
 // Summary is what a function, or one call, does outside the process.
 type Summary struct {
@@ -124,9 +131,9 @@ func (*packageFact) String() string { return "effects" }
 type Result struct {
 	Direct map[ssa.CallInstruction]*sqlcall.Call // calls that run SQL
 	Calls  map[ssa.CallInstruction]*Summary      // calls of functions that write SQL
-	// RowLocked holds the direct writes made in a transaction that first
-	// locked their rows with SELECT … FOR UPDATE.
-	RowLocked map[ssa.CallInstruction]bool
+	// Serialized holds the direct writes that another statement of their flow
+	// already lets only one caller make (see serialized).
+	Serialized map[ssa.CallInstruction]bool
 	// Of is what each call does; nil for pure calls. Empty when the package
 	// imports no SQL package and no package with summaries.
 	Of map[ssa.CallInstruction]*Summary
@@ -134,10 +141,10 @@ type Result struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{
-		Direct:    map[ssa.CallInstruction]*sqlcall.Call{},
-		Calls:     map[ssa.CallInstruction]*Summary{},
-		RowLocked: map[ssa.CallInstruction]bool{},
-		Of:        map[ssa.CallInstruction]*Summary{},
+		Direct:     map[ssa.CallInstruction]*sqlcall.Call{},
+		Calls:      map[ssa.CallInstruction]*Summary{},
+		Serialized: map[ssa.CallInstruction]bool{},
+		Of:         map[ssa.CallInstruction]*Summary{},
 	}
 	if !relevant(pass) {
 		return res, nil

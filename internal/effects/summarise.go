@@ -62,8 +62,8 @@ func summarise(pass *analysis.Pass, prog *buildssa.SSA, res *Result) map[*ssa.Fu
 			if res.Direct[call] == nil && len(eff.Writes) > 0 {
 				res.Calls[call] = eff
 			}
-			if c := res.Direct[call]; c != nil && rowLocked(c, res, calls) {
-				res.RowLocked[call] = true
+			if res.Direct[call] != nil && serialized(call, res, calls) {
+				res.Serialized[call] = true
 			}
 		}
 	}
@@ -82,11 +82,27 @@ type summariser struct {
 	local map[*ssa.Function]*Summary
 }
 
-// of says what one call does; nil when it is pure.
+// of says what one call does; nil when it is pure. The writes of a callee that
+// another statement of this flow serializes are marked so.
 func (s *summariser) of(call ssa.CallInstruction, calls []ssa.CallInstruction) *Summary {
 	if c := s.res.Direct[call]; c != nil {
 		return direct(call, c, s.res, calls)
 	}
+	eff := s.callee(call)
+	if eff == nil || len(eff.Writes) == 0 || !serialized(call, s.res, calls) {
+		return eff
+	}
+	marked := *eff
+	marked.Writes = make([]Write, len(eff.Writes))
+	for i, w := range eff.Writes {
+		w.Serialized = true
+		marked.Writes[i] = w
+	}
+	return &marked
+}
+
+// callee says what a call of a function does; nil when it is pure.
+func (s *summariser) callee(call ssa.CallInstruction) *Summary {
 	common := call.Common()
 	switch v := common.Value.(type) {
 	case *ssa.Builtin:
@@ -150,7 +166,7 @@ func direct(call ssa.CallInstruction, c *sqlcall.Call, res *Result, calls []ssa.
 	switch {
 	case c.Stmt.Kind.Writes():
 		return &Summary{Writes: []Write{{
-			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), RowLocked: rowLocked(c, res, calls),
+			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), Serialized: serialized(call, res, calls),
 			InLoop: inLoop(call),
 		}}}
 	case c.Stmt.Kind == sqltext.Select && c.Stmt.Locking == "":
@@ -185,16 +201,46 @@ func calleeName(call ssa.CallInstruction) string {
 	return ""
 }
 
-// rowLocked reports whether a write runs in a transaction that first locked
-// rows with SELECT … FOR UPDATE on the same handle, in the same function.
-func rowLocked(c *sqlcall.Call, res *Result, calls []ssa.CallInstruction) bool {
-	if !c.InTx || c.Handle == nil {
+// serialized reports whether another statement of the same function already
+// lets only one caller make a write: a SELECT … FOR UPDATE earlier in its
+// transaction locked the rows, or a write that admits one caller (a
+// conditional UPDATE, an INSERT … ON CONFLICT DO NOTHING) decides who won, and
+// this write runs only on the winner's branch, or comes before it in its
+// transaction, which the loser does not get to commit. A call of a function
+// that takes the transaction counts as a write on it.
+func serialized(call ssa.CallInstruction, res *Result, calls []ssa.CallInstruction) bool {
+	onHandle := func(h ssa.Value) bool {
+		if c := res.Direct[call]; c != nil {
+			return c.Handle == h
+		}
+		for _, arg := range call.Common().Args {
+			if sqlcall.Origin(arg) == h {
+				return true
+			}
+		}
 		return false
 	}
-	for _, call := range calls {
-		q := res.Direct[call]
-		if q != nil && q.Handle == c.Handle && q.Stmt.Locking != "" && call.Pos() < c.Instr.Pos() {
-			return true
+	for _, other := range calls {
+		q := res.Direct[other]
+		if q == nil || other == call || !q.Known {
+			continue
+		}
+		inTx := q.InTx && q.Handle != nil && onHandle(q.Handle)
+		switch {
+		case q.Stmt.Kind == sqltext.Select && q.Stmt.Locking != "":
+			if inTx && other.Pos() < call.Pos() {
+				return true
+			}
+		case q.Stmt.AdmitsOne():
+			won := sqlcall.WonBranches(q)
+			if len(won) > 0 && inTx && call.Pos() < other.Pos() {
+				return true
+			}
+			for _, b := range won {
+				if b.Parent() == call.Parent() && b.Dominates(call.Block()) {
+					return true
+				}
+			}
 		}
 	}
 	return false

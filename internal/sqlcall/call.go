@@ -114,7 +114,7 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 		c.Text, c.Known = r.QueryText(args[0])
 		args = args[1:]
 	}
-	c.Handle = origin(handle)
+	c.Handle = Origin(handle)
 	c.InTx = isTx(handle.Type()) || isTx(c.Handle.Type())
 	if m.named {
 		if len(args) == 1 {
@@ -208,7 +208,7 @@ func result(instr ssa.CallInstruction, dest ssa.Value) ssa.Value {
 func (r *Recognizer) prepared(stmt ssa.Value) (text string, known bool, handle ssa.Value) {
 	v := stmt
 	for range 8 {
-		v = origin(ssautil.Unwrap(v))
+		v = Origin(ssautil.Unwrap(v))
 		var call *ssa.Call
 		switch x := v.(type) {
 		case *ssa.Extract:
@@ -237,7 +237,7 @@ func (r *Recognizer) prepared(stmt ssa.Value) (text string, known bool, handle s
 			break
 		}
 		if handle == nil {
-			handle = origin(recv)
+			handle = Origin(recv)
 		}
 		if rebind {
 			v = args[0]
@@ -252,11 +252,11 @@ func (r *Recognizer) prepared(stmt ssa.Value) (text string, known bool, handle s
 	return "", false, handle
 }
 
-// origin looks through what stands between a handle and where it was made:
+// Origin looks through what stands between a handle and where it was made:
 // loads of embedded fields (db.ExecContext on an *sqlx.DB calls the promoted
 // (*sql.DB).ExecContext on db.DB) and of variables assigned once. Two calls
 // on one handle then have the same Handle.
-func origin(v ssa.Value) ssa.Value {
+func Origin(v ssa.Value) ssa.Value {
 	for range 8 {
 		v = assigned(v)
 		switch x := v.(type) {

@@ -65,7 +65,7 @@ type chain struct {
 func walkChain(v ssa.Value) *chain {
 	ch := &chain{}
 	for range 64 {
-		v = origin(v)
+		v = Origin(v)
 		call, ok := v.(*ssa.Call)
 		if !ok {
 			break

@@ -42,7 +42,7 @@ func completeOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64)
 	if err != nil {
 		return err
 	}
-	_, err = db.ExecContext(ctx, "INSERT INTO points_ledger (order_id, points) VALUES ($1, 10)", id) // want `unfenced write under a TTL lock`
+	_, err = db.ExecContext(ctx, "INSERT INTO points_ledger (order_id, points) VALUES ($1, 10)", id) // want `unfenced write under a TTL lock: after the lease expires it can repeat a newer holder's insert; give the row a UNIQUE key and insert with ON CONFLICT DO NOTHING`
 	return err
 }
 
@@ -55,6 +55,9 @@ func stateMachine(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) 
 	}
 	defer release.Run(ctx, rdb, []string{key}, token)
 
+	// A version bump, its result ignored: the database refuses a stale write
+	// and nobody notices.
+	db.ExecContext(ctx, `UPDATE orders SET note = $2, version = version + 1 WHERE id = $1 AND version = $3`, id, "x", 3) // want `result of the conditional write is ignored: a write the database refused passes as done; check RowsAffected`
 	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1 AND status = 'PENDING'`, id)
 	if err != nil {
 		return err
@@ -62,9 +65,6 @@ func stateMachine(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) 
 	if n, _ := res.RowsAffected(); n != 1 {
 		return errBusy
 	}
-	// A version bump, its result ignored: the database refuses a stale write
-	// and nobody notices.
-	db.ExecContext(ctx, `UPDATE orders SET note = $2, version = version + 1 WHERE id = $1 AND version = $3`, id, "x", 3) // want `result of the conditional write is ignored: a write the database refused passes as done; check RowsAffected`
 	// Stock decrement guarded by the stock itself.
 	row := db.QueryRowContext(ctx, `UPDATE items SET stock = stock - 1 WHERE id = $1 AND stock > 0 RETURNING stock`, id)
 	var stock int

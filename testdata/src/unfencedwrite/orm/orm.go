@@ -38,10 +38,6 @@ func pgxWrites(ctx context.Context, rs *redsync.Redsync, pool *pgxpool.Pool, con
 	if _, err := pool.Exec(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1`, id); err != nil { // want `unfenced write under a TTL lock`
 		return err
 	}
-	tag, err := conn.Exec(ctx, `UPDATE orders SET status = 'SHIPPED' WHERE id = $1 AND status = 'PAID'`, id)
-	if err != nil || tag.RowsAffected() != 1 {
-		return err
-	}
 	tx, err := pool.Begin(ctx)
 	if err != nil {
 		return err
@@ -50,7 +46,14 @@ func pgxWrites(ctx context.Context, rs *redsync.Redsync, pool *pgxpool.Pool, con
 	if _, err := tx.Exec(ctx, `INSERT INTO events (order_id, at) VALUES ($1, $2)`, id, time.Now()); err != nil { // want `unfenced write under a TTL lock`
 		return err
 	}
-	return tx.Commit(ctx)
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	tag, err := conn.Exec(ctx, `UPDATE orders SET status = 'SHIPPED' WHERE id = $1 AND status = 'PAID'`, id)
+	if err != nil || tag.RowsAffected() != 1 {
+		return err
+	}
+	return nil
 }
 
 func gormWrites(rs *redsync.Redsync, db *gorm.DB, id int64) error {
@@ -59,13 +62,13 @@ func gormWrites(rs *redsync.Redsync, db *gorm.DB, id int64) error {
 		return err
 	}
 	defer m.Unlock()
-	db.Model(&Order{}).Where("id = ?", id).Update("status", "PAID") // want `unfenced write under a TTL lock`
+	db.Model(&Order{}).Where("id = ?", id).Update("status", "PAID")                 // want `unfenced write under a TTL lock`
+	db.Create(&Order{ID: id})                                                       // want `unfenced write under a TTL lock`
+	_ = db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Order{ID: id}).Error // nothing happens twice
+	db.Exec(`UPDATE orders SET status = ? WHERE id = ?`, "PAID", id)                // want `unfenced write under a TTL lock`
 	res := db.Model(&Order{}).Where("id = ? AND status = ?", id, "PENDING").Update("status", "PAID")
 	if res.Error != nil || res.RowsAffected != 1 {
 		return res.Error
 	}
-	db.Create(&Order{ID: id})                                                       // want `unfenced write under a TTL lock`
-	_ = db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Order{ID: id}).Error // nothing happens twice
-	db.Exec(`UPDATE orders SET status = ? WHERE id = ?`, "PAID", id)                // want `unfenced write under a TTL lock`
 	return nil
 }

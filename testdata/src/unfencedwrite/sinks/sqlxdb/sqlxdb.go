@@ -166,9 +166,12 @@ func txMustExec(ctx context.Context, rdb *redis.Client, db *sqlx.DB, id int64) e
 	tx := db.MustBeginTx(ctx, nil)
 	defer tx.Rollback()
 	tx.MustExecContext(ctx, `UPDATE users SET tier = 'gold' WHERE id = $1`, id) // want `unfenced write under a TTL lock`
-	res := tx.MustExecContext(ctx, `UPDATE users SET tier = 'platinum' WHERE id = $1 AND tier = 'gold'`, id)
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	res := db.MustExecContext(ctx, `UPDATE users SET tier = 'platinum' WHERE id = $1 AND tier = 'gold'`, id)
 	if n, _ := res.RowsAffected(); n != 1 {
 		return errStale
 	}
-	return tx.Commit()
+	return nil
 }
