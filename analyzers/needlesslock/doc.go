@@ -24,6 +24,10 @@
 //     CONFLICT DO NOTHING (MySQL: INSERT IGNORE);
 //   - writes in a loop (a whole job): a UNIQUE-keyed task table, or a database
 //     advisory lock (pg_advisory_xact_lock);
+//   - already makes a conditional write (or an INSERT … ON CONFLICT DO NOTHING)
+//     whose row count decides who goes on, and writes the rest only for the
+//     winner (see unfencedwrite): the database serializes it already, drop the
+//     lock;
 //   - otherwise: SELECT … FOR UPDATE in a transaction.
 //
 // Bad:

@@ -80,6 +80,13 @@ func regionEffects(l *lockmodel.Lock, eff *effects.Result) *effects.Summary {
 
 // advice names the replacement that fits what the region does.
 func advice(sum *effects.Summary) string {
+	if w := claim(sum); w != nil {
+		what := "the conditional UPDATE of " + w.Stmt.Table
+		if w.Stmt.Kind == sqltext.Insert {
+			what = "the INSERT … ON CONFLICT DO NOTHING into " + w.Stmt.Table
+		}
+		return what + " already lets only one caller through; drop the lock"
+	}
 	read := make(map[string]bool)
 	for _, t := range sum.Reads {
 		read[t] = true
@@ -101,4 +108,21 @@ func advice(sum *effects.Summary) string {
 		}
 	}
 	return "SELECT … FOR UPDATE in a transaction serializes it without a TTL"
+}
+
+// claim returns the write that already decides which caller goes on, when the
+// region's other writes run only for the caller it lets through.
+func claim(sum *effects.Summary) *effects.Write {
+	var found *effects.Write
+	for i, w := range sum.Writes {
+		switch {
+		case w.Claims():
+			if found == nil {
+				found = &sum.Writes[i]
+			}
+		case !w.Serialized:
+			return nil
+		}
+	}
+	return found
 }

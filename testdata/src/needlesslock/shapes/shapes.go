@@ -83,3 +83,40 @@ func transfer(ctx context.Context, rdb *redis.Client, db *sql.DB, from, to int64
 	_, err := db.ExecContext(ctx, `UPDATE accounts SET balance = balance + 10 WHERE id = $1`, to)
 	return err
 }
+
+// The conditional UPDATE already decides who goes on; the credit follows it.
+func payAndCredit(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) error {
+	key := fmt.Sprintf("lock:order:%d", id)
+	token := uuid.NewString()
+	if ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result(); err != nil || !ok { // want `lock only guards database work: the conditional UPDATE of orders already lets only one caller through; drop the lock`
+		return errBusy
+	}
+	defer unlock.Run(ctx, rdb, []string{key}, token)
+	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1 AND status = 'PENDING'`, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return errBusy
+	}
+	_, err = db.ExecContext(ctx, `UPDATE accounts SET points = points + 10 WHERE id = $1`, id)
+	return err
+}
+
+// So does an idempotent insert.
+func creditOnce(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) error {
+	key := fmt.Sprintf("lock:credit:%d", id)
+	token := uuid.NewString()
+	if ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result(); err != nil || !ok { // want `lock only guards database work: the INSERT … ON CONFLICT DO NOTHING into credits already lets only one caller through; drop the lock`
+		return errBusy
+	}
+	defer unlock.Run(ctx, rdb, []string{key}, token)
+	res, err := db.ExecContext(ctx, `INSERT INTO credits (order_id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 1 {
+		_, err = db.ExecContext(ctx, `UPDATE accounts SET points = points + 10 WHERE id = $1`, id)
+	}
+	return err
+}
