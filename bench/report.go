@@ -108,7 +108,7 @@ func (rep *report) markdown() string {
 		}
 		w("%s. Directory `%s`, patterns `%s`, %d packages", title, shortPath(t.set.dir), strings.Join(t.set.patterns, " "), t.set.packages)
 		if g := t.set.genStats; g.Packages > 0 {
-			w(" (%d services of %d layers, %d lock, %d SQL, %d with tests, %d files, %d lines; a package imports %.0f of them, directly or not)",
+			w(" (%d × %d-layer services and 20 shared packages, %d lock, %d SQL, %d with tests, %d files, %d lines; a package imports %.0f of them, directly or not)",
 				g.Services, g.Layers, g.Lock, g.SQL, g.Tests, g.Files, g.Lines, g.Imports)
 		}
 		w(".\n\n")

@@ -27,6 +27,10 @@ func summarise(pass *analysis.Pass, prog *buildssa.SSA, res *Result) map[*ssa.Fu
 		}
 	}
 	s := &summariser{pass: pass, res: res, local: make(map[*ssa.Function]*Summary)}
+	sers := make(map[*ssa.Function][]serializer, len(byRoot))
+	for fn, calls := range byRoot {
+		sers[fn] = serializers(calls, res)
+	}
 	for range 4 {
 		changed := false
 		for fn, calls := range byRoot {
@@ -35,7 +39,7 @@ func summarise(pass *analysis.Pass, prog *buildssa.SSA, res *Result) map[*ssa.Fu
 			}
 			sum := &Summary{}
 			for _, call := range calls {
-				eff := s.of(call, calls)
+				eff := s.of(call, sers[fn])
 				switch {
 				case eff == nil || call.Common().StaticCallee() == fn:
 				case res.Direct[call] != nil:
@@ -52,9 +56,9 @@ func summarise(pass *analysis.Pass, prog *buildssa.SSA, res *Result) map[*ssa.Fu
 			break
 		}
 	}
-	for _, calls := range byRoot {
+	for fn, calls := range byRoot {
 		for _, call := range calls {
-			eff := s.of(call, calls)
+			eff := s.of(call, sers[fn])
 			if eff == nil {
 				continue
 			}
@@ -62,7 +66,7 @@ func summarise(pass *analysis.Pass, prog *buildssa.SSA, res *Result) map[*ssa.Fu
 			if res.Direct[call] == nil && len(eff.Writes) > 0 {
 				res.Calls[call] = eff
 			}
-			if res.Direct[call] != nil && serialized(call, res, calls) {
+			if res.Direct[call] != nil && serialized(call, res, sers[fn]) {
 				res.Serialized[call] = true
 			}
 		}
@@ -84,12 +88,12 @@ type summariser struct {
 
 // of says what one call does; nil when it is pure. The writes of a callee that
 // another statement of this flow serializes are marked so.
-func (s *summariser) of(call ssa.CallInstruction, calls []ssa.CallInstruction) *Summary {
+func (s *summariser) of(call ssa.CallInstruction, sers []serializer) *Summary {
 	if c := s.res.Direct[call]; c != nil {
-		return direct(call, c, s.res, calls)
+		return direct(call, c, s.res, sers)
 	}
 	eff := s.callee(call)
-	if eff == nil || len(eff.Writes) == 0 || !serialized(call, s.res, calls) {
+	if eff == nil || len(eff.Writes) == 0 || !serialized(call, s.res, sers) {
 		return eff
 	}
 	marked := *eff
@@ -159,14 +163,14 @@ func (s *summariser) byPackage(obj *types.Func) *Summary {
 }
 
 // direct summarises a call that runs SQL.
-func direct(call ssa.CallInstruction, c *sqlcall.Call, res *Result, calls []ssa.CallInstruction) *Summary {
+func direct(call ssa.CallInstruction, c *sqlcall.Call, res *Result, sers []serializer) *Summary {
 	if !c.Known {
 		return &Summary{Unknown: "SQL lockvet cannot read"}
 	}
 	switch {
 	case c.Stmt.Kind.Writes():
 		return &Summary{Writes: []Write{{
-			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), Serialized: serialized(call, res, calls),
+			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), Serialized: serialized(call, res, sers),
 			InLoop: inLoop(call),
 		}}}
 	case c.Stmt.Kind == sqltext.Select && c.Stmt.Locking == "":
@@ -201,14 +205,40 @@ func calleeName(call ssa.CallInstruction) string {
 	return ""
 }
 
-// serialized reports whether another statement of the same function already
-// lets only one caller make a write: a SELECT … FOR UPDATE earlier in its
-// transaction locked the rows, or a write that admits one caller (a
-// conditional UPDATE, an INSERT … ON CONFLICT DO NOTHING) decides who won, and
-// this write runs only on the winner's branch, or comes before it in its
-// transaction, which the loser does not get to commit. A call of a function
-// that takes the transaction counts as a write on it.
-func serialized(call ssa.CallInstruction, res *Result, calls []ssa.CallInstruction) bool {
+// serializer is a statement that lets only one caller make some writes of its
+// function: a row lock (SELECT … FOR UPDATE, or a queue claim's locking
+// subquery) or a claim, a write that admits one caller (a conditional UPDATE,
+// an INSERT … ON CONFLICT DO NOTHING) whose row count the code branches on.
+type serializer struct {
+	call ssa.CallInstruction
+	sql  *sqlcall.Call
+	won  []*ssa.BasicBlock // a claim's: the blocks only its winner runs; nil for a row lock
+}
+
+// serializers returns the serializers among a function's calls.
+func serializers(calls []ssa.CallInstruction, res *Result) []serializer {
+	var out []serializer
+	for _, call := range calls {
+		q := res.Direct[call]
+		switch {
+		case q == nil || !q.Known:
+		case q.Stmt.Locking != "":
+			out = append(out, serializer{call: call, sql: q})
+		case q.Stmt.AdmitsOne():
+			if won := sqlcall.WonBranches(q); len(won) > 0 {
+				out = append(out, serializer{call: call, sql: q, won: won})
+			}
+		}
+	}
+	return out
+}
+
+// serialized reports whether a serializer of its function already lets only
+// one caller make a write: a row lock earlier in its transaction, or a claim
+// with the write on its winner's branch, or before it in its transaction,
+// which the loser does not get to commit. A call of a function that is given
+// the transaction counts as a write in it.
+func serialized(call ssa.CallInstruction, res *Result, sers []serializer) bool {
 	onHandle := func(h ssa.Value) bool {
 		if c := res.Direct[call]; c != nil {
 			return c.Handle == h
@@ -220,26 +250,23 @@ func serialized(call ssa.CallInstruction, res *Result, calls []ssa.CallInstructi
 		}
 		return false
 	}
-	for _, other := range calls {
-		q := res.Direct[other]
-		if q == nil || other == call || !q.Known {
+	for _, s := range sers {
+		if s.call == call {
 			continue
 		}
-		inTx := q.InTx && q.Handle != nil && onHandle(q.Handle)
-		switch {
-		case q.Stmt.Kind == sqltext.Select && q.Stmt.Locking != "":
-			if inTx && other.Pos() < call.Pos() {
+		inTx := s.sql.InTx && s.sql.Handle != nil && onHandle(s.sql.Handle)
+		if s.won == nil {
+			if inTx && s.call.Pos() < call.Pos() {
 				return true
 			}
-		case q.Stmt.AdmitsOne():
-			won := sqlcall.WonBranches(q)
-			if len(won) > 0 && inTx && call.Pos() < other.Pos() {
+			continue
+		}
+		if inTx && call.Pos() < s.call.Pos() {
+			return true
+		}
+		for _, b := range s.won {
+			if b.Parent() == call.Parent() && b.Dominates(call.Block()) {
 				return true
-			}
-			for _, b := range won {
-				if b.Parent() == call.Parent() && b.Dominates(call.Block()) {
-					return true
-				}
 			}
 		}
 	}
