@@ -178,6 +178,7 @@ func main() {
 	b := &bench{work: work, repo: repo, log: log, ctx: ctx, shared: *flagShared}
 	b.info = machineInfo()
 	log("bench: building lockvet")
+	b.info.lockvet = lockvetVersion(repo) // what is built now, whatever changes later
 	b.lockvet = filepath.Join(work, "tools", "lockvet")
 	if out, err := b.goCmd(repo, nil, "build", "-o", b.lockvet, "./cmd/lockvet"); err != nil {
 		log("bench: building lockvet: %v\n%s", err, out)
@@ -246,7 +247,6 @@ func main() {
 	if sc := b.staticcheckVersion; sc != "" {
 		rep.info.staticcheck = sc
 	}
-	rep.info.lockvet = lockvetVersion(repo)
 	md := rep.markdown()
 	fmt.Print(md)
 	if *flagOut != "" {
