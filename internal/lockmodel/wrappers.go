@@ -2,6 +2,8 @@ package lockmodel
 
 import (
 	"go/types"
+	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -86,34 +88,42 @@ func paramIndex(v ssa.Value) int {
 	return -1
 }
 
-// pairByType pairs the methods of one type that acquire and release the same
-// receiver field: a lock type (Lock/Unlock, Acquire/Release). Its problems are
-// reported where the type is declared, once, and its facts say so.
+// pairByType pairs the functions that acquire and release the same field of
+// one lock object: the methods of a lock type (Lock/Unlock, Acquire/Release),
+// and package-level helpers that take the object as a parameter
+// (releaseLock(l *RedisLock)). Its problems are reported where the type is
+// declared, once, and its facts say so.
 func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) []*Lock {
 	type method struct {
-		obj *types.Func
-		op  *Op
+		obj   *types.Func
+		op    *Op
+		field string // the key below the lock object: ".key" of {p0}.key
 	}
 	byType := make(map[*types.TypeName][]method)
-	for fn, ops := range byRoot {
+	for _, fn := range sortedRoots(byRoot) {
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || local[obj] == nil || !strings.HasPrefix(local[obj].Key, "{p0}.") {
+		if !ok || local[obj] == nil {
 			continue
 		}
-		recv := obj.Type().(*types.Signature).Recv()
-		named, ok := ssautil.Deref(recv.Type()).(*types.Named)
-		if !ok {
+		tn, field := objectKey(fn, local[obj].Key)
+		if tn == nil {
 			continue
 		}
-		for _, op := range ops {
+		for _, op := range byRoot[fn] {
 			if op.Key == local[obj].Key && op.Kind == local[obj].Kind {
-				byType[named.Obj()] = append(byType[named.Obj()], method{obj, op})
+				byType[tn] = append(byType[tn], method{obj, op, field})
 				break
 			}
 		}
 	}
+	names := make([]*types.TypeName, 0, len(byType))
+	for tn := range byType {
+		names = append(names, tn)
+	}
+	sort.Slice(names, func(i, j int) bool { return names[i].Pos() < names[j].Pos() })
 	var locks []*Lock
-	for _, methods := range byType {
+	for _, tn := range names {
+		methods := byType[tn]
 		for _, a := range methods {
 			// A type whose "acquire" ignores the result is a flag set and
 			// cleared by two commands (Pause/Unpause), not a lock.
@@ -123,7 +133,7 @@ func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFa
 			l := &Lock{Acquire: a.op}
 			paired := []*types.Func{a.obj}
 			for _, m := range methods {
-				if m.op.Key != a.op.Key {
+				if m.field != a.field {
 					continue
 				}
 				switch m.op.Kind {
@@ -146,4 +156,27 @@ func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFa
 		}
 	}
 	return locks
+}
+
+// objectKey returns the named type of the parameter a key template reads a
+// field of ({pN}.key), and the rest of the key: the lock object, whether it
+// comes as the receiver or as another parameter. Nil for any other key.
+func objectKey(fn *ssa.Function, key string) (*types.TypeName, string) {
+	rest, ok := strings.CutPrefix(key, "{p")
+	if !ok {
+		return nil, ""
+	}
+	end := strings.Index(rest, "}.")
+	if end <= 0 {
+		return nil, ""
+	}
+	n, err := strconv.Atoi(rest[:end])
+	if err != nil || n >= len(fn.Params) {
+		return nil, ""
+	}
+	named, ok := types.Unalias(ssautil.Deref(fn.Params[n].Type())).(*types.Named)
+	if !ok {
+		return nil, ""
+	}
+	return named.Obj(), rest[end+1:]
 }

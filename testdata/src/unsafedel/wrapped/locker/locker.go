@@ -77,3 +77,15 @@ func (m *Mutex) Unlock(ctx context.Context) error {
 func (m *Mutex) Extend(ctx context.Context) {
 	m.rdb.Expire(ctx, m.key, time.Minute) // want `lock refreshed with EXPIRE without an owner check`
 }
+
+// ReleaseMutex is a package-level helper that takes the lock object as a
+// parameter: it pairs with the type's own Lock as a method would, and its
+// problem is reported here too.
+func ReleaseMutex(ctx context.Context, m *Mutex) {
+	m.rdb.Del(ctx, m.key) // want `lock released with plain DEL`
+}
+
+// releaseFirst takes the lock object first, as a method's receiver comes.
+func releaseFirst(m *Mutex) {
+	m.rdb.Unlink(context.Background(), m.key) // want `lock released with plain UNLINK`
+}
