@@ -4,10 +4,10 @@ import (
 	_ "embed"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/checkdoc"
 	"github.com/lockvet/lockvet/internal/effects"
+	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/report"
 	"github.com/lockvet/lockvet/internal/sqltext"
@@ -17,13 +17,13 @@ import (
 var doc string
 
 // Analyzer reports locks that only guard what the database can serialize.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:     "needlesslock",
 	Doc:      checkdoc.Extract(doc, "needlesslock"),
 	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/needlesslock",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer, effects.Analyzer},
 	Run:      report.Run(run),
-}
+})
 
 func run(r *report.Reporter) error {
 	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
@@ -37,49 +37,18 @@ func run(r *report.Reporter) error {
 			continue
 		}
 		seen[l.Acquire] = true
-		if sum := regionEffects(l, eff); sum != nil {
-			pos := l.Acquire.Pos()
-			r.At(pos, pos, "lock only guards database work: "+advice(sum))
+		reg := eff.Lock(l)
+		if len(reg.Writes) == 0 || reg.External != "" || reg.Unknown != "" {
+			continue
 		}
+		pos := l.Acquire.Pos()
+		r.At(pos, pos, "lock only guards database work: "+advice(reg))
 	}
 	return nil
 }
 
-// regionEffects sums what the lock's region does, leaving out the lock's own
-// commands. It returns nil when the region writes no SQL, or does anything
-// external or unknown.
-func regionEffects(l *lockmodel.Lock, eff *effects.Result) *effects.Summary {
-	own := make(map[ssa.Instruction]bool)
-	for _, ops := range [][]*lockmodel.Op{l.Releases, l.Refreshes, l.Tokens} {
-		for _, op := range ops {
-			own[op.Instr] = true
-		}
-	}
-	if l.Expire != nil {
-		own[l.Expire.Instr] = true
-	}
-	sum := &effects.Summary{}
-	for instr := range l.Region().Instrs {
-		call, ok := instr.(ssa.CallInstruction)
-		if !ok || own[instr] {
-			continue
-		}
-		if e := eff.Of[call]; e != nil {
-			if e.External != "" || e.Unknown != "" {
-				return nil
-			}
-			sum.Writes = append(sum.Writes, e.Writes...)
-			sum.Reads = append(sum.Reads, e.Reads...)
-		}
-	}
-	if len(sum.Writes) == 0 {
-		return nil
-	}
-	return sum
-}
-
 // advice names the replacement that fits what the region does.
-func advice(sum *effects.Summary) string {
+func advice(sum *effects.Region) string {
 	if w := claim(sum); w != nil {
 		what := "the conditional UPDATE of " + w.Stmt.Table
 		if w.Stmt.Kind == sqltext.Insert {
@@ -89,7 +58,7 @@ func advice(sum *effects.Summary) string {
 	}
 	read := make(map[string]bool)
 	for _, t := range sum.Reads {
-		read[t] = true
+		read[t.Table] = true
 	}
 	for _, w := range sum.Writes {
 		if w.InLoop {
@@ -112,8 +81,8 @@ func advice(sum *effects.Summary) string {
 
 // claim returns the write that already decides which caller goes on, when the
 // region's other writes run only for the caller it lets through.
-func claim(sum *effects.Summary) *effects.Write {
-	var found *effects.Write
+func claim(sum *effects.Region) *effects.RegionWrite {
+	var found *effects.RegionWrite
 	for i, w := range sum.Writes {
 		switch {
 		case w.Claims():

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockvet/lockvet/internal/checkdoc"
+	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/report"
 )
@@ -14,13 +15,13 @@ import (
 var doc string
 
 // Analyzer reports Redis lock acquisitions that cannot work as a lock.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:     "setnxlock",
 	Doc:      checkdoc.Extract(doc, "setnxlock"),
 	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/setnxlock",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      report.Run(run),
-}
+})
 
 func run(r *report.Reporter) error {
 	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)

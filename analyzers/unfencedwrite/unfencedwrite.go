@@ -13,9 +13,9 @@ import (
 
 	"github.com/lockvet/lockvet/internal/checkdoc"
 	"github.com/lockvet/lockvet/internal/effects"
+	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/report"
-	"github.com/lockvet/lockvet/internal/sqlcall"
 	"github.com/lockvet/lockvet/internal/sqltext"
 )
 
@@ -23,13 +23,13 @@ import (
 var doc string
 
 // Analyzer reports SQL writes under a TTL lock that are not fenced.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:     "unfencedwrite",
 	Doc:      checkdoc.Extract(doc, "unfencedwrite"),
 	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/unfencedwrite",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer, effects.Analyzer},
 	Run:      report.Run(run),
-}
+})
 
 // fence names the fencing-token columns: -unfencedwrite.fence. The fix writes
 // the first.
@@ -83,54 +83,49 @@ func isIdent(s string) bool {
 func run(r *report.Reporter) error {
 	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	eff := r.Pass.ResultOf[effects.Analyzer].(*effects.Result)
-	if len(model.Locks)+len(model.Callbacks) == 0 || len(eff.Direct)+len(eff.Calls) == 0 {
+	if len(model.Locks)+len(model.Callbacks) == 0 || len(eff.Of) == 0 {
 		return nil
 	}
 	cols := fence.set()
-	// The lock each write is made under, nil for a callback run under a lock
-	// another function holds; a write under two locks is reported once.
-	found := make(map[ssa.CallInstruction]*lockmodel.Lock)
-	collect := func(region *lockmodel.Region, l *lockmodel.Lock) {
-		for instr := range region.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
+	// The writes of each call, with the lock they are made under (nil for a
+	// callback run under a lock another function holds); a call under two
+	// locks is judged under the first.
+	type job struct {
+		lock   *lockmodel.Lock
+		region int
+		writes []effects.RegionWrite
+	}
+	jobs := make(map[ssa.CallInstruction]*job)
+	var calls []ssa.CallInstruction
+	add := func(i int, l *lockmodel.Lock, reg *effects.Region) {
+		for _, w := range reg.Writes {
+			j := jobs[w.Call]
+			if j == nil {
+				j = &job{lock: l, region: i}
+				jobs[w.Call] = j
+				calls = append(calls, w.Call)
 			}
-			if _, seen := found[call]; seen {
-				continue
-			}
-			if c := eff.Direct[call]; c != nil && c.Stmt.Kind.Writes() || eff.Calls[call] != nil {
-				found[call] = l
+			if j.region == i {
+				j.writes = append(j.writes, w)
 			}
 		}
 	}
-	for _, l := range model.Locks {
-		collect(l.Region(), l)
+	for i, l := range model.Locks {
+		add(i, l, eff.Lock(l))
 	}
-	for _, cb := range model.Callbacks {
-		collect(cb.Region(), nil)
+	for i, cb := range model.Callbacks {
+		add(len(model.Locks)+i, nil, eff.Callback(cb))
 	}
-	calls := make([]ssa.CallInstruction, 0, len(found))
-	for call := range found {
-		calls = append(calls, call)
-	}
-	sort.Slice(calls, func(i, j int) bool { return calls[i].Pos() < calls[j].Pos() })
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].Pos() < calls[j].Pos() })
 	for _, call := range calls {
-		l := found[call]
-		if c := eff.Direct[call]; c != nil {
-			if !c.Known {
-				continue // SQL lockvet cannot read: silence over a guess
+		j := jobs[call]
+		for _, w := range j.writes {
+			v := judge(w.Stmt, w.Text, cols, w.Serialized)
+			var fixes []analysis.SuggestedFix
+			if w.SQL != nil {
+				fixes = fenceFix(r.Pass, j.lock, w.SQL, v)
 			}
-			v := judge(c.Stmt, c.Text, cols, eff.Serialized[call])
-			checkWrite(r, call, c.Stmt, v, sqlcall.ResultChecked(c), "", fenceFix(r.Pass, l, c, v))
-			continue
-		}
-		for _, w := range eff.Calls[call].Writes {
-			via := w.Via
-			if via == "" {
-				via = call.Common().StaticCallee().Name()
-			}
-			if checkWrite(r, call, w.Stmt, judge(w.Stmt, w.Text, cols, w.Serialized), w.Checked, via, nil) {
+			if checkWrite(r, call, w.Stmt, v, w.Checked, w.Callee, fixes) {
 				break // one report per call
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockvet/lockvet/internal/checkdoc"
+	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/report"
 )
@@ -14,13 +15,13 @@ import (
 var doc string
 
 // Analyzer reports Redis lock releases that do not check ownership atomically.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:     "unsafedel",
 	Doc:      checkdoc.Extract(doc, "unsafedel"),
 	URL:      "https://github.com/lockvet/lockvet/tree/main/analyzers/unsafedel",
 	Requires: []*analysis.Analyzer{lockmodel.Analyzer},
 	Run:      report.Run(run),
-}
+})
 
 func run(rep *report.Reporter) error {
 	model := rep.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)

@@ -18,6 +18,7 @@ import (
 	"honnef.co/go/tools/lintcmd/runner"
 
 	"github.com/lockvet/lockvet/analyzers"
+	"github.com/lockvet/lockvet/internal/guard"
 )
 
 // result is what one run found.
@@ -46,6 +47,9 @@ func lint(o *options) (*result, error) {
 	cfg := &packages.Config{Tests: o.tests}
 	if o.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + o.tags}
+	}
+	for _, a := range o.checks {
+		guard.Protect(a)
 	}
 	results, err := r.Run(cfg, o.checks, o.patterns)
 	if err != nil {
@@ -76,6 +80,15 @@ func lint(o *options) (*result, error) {
 			return nil, err
 		}
 		for _, d := range data.Diagnostics {
+			if d.Category == guard.Category {
+				// A panic of lockvet's own, caught on this package: an error,
+				// not a finding.
+				if msg := "lockvet: " + d.Message; !seen[msg] {
+					seen[msg] = true
+					res.errors = append(res.errors, msg)
+				}
+				continue
+			}
 			// A package and its test variant share files: report once.
 			key := fmt.Sprintf("%v %v %s %s", d.Position, d.End, d.Category, d.Message)
 			if !seen[key] {

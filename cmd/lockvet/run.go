@@ -23,6 +23,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case o.explain != "":
 		return explain(o.explain, stdout, stderr)
 	}
+	return execute(o, stdout, stderr)
+}
+
+// execute analyses what the options name and prints the result.
+func execute(o *options, stdout, stderr io.Writer) int {
 	if o.cpuprofile != "" {
 		f, err := os.Create(o.cpuprofile)
 		if err != nil {

@@ -4,34 +4,50 @@
 // helper that posts to a payment API makes the lock earn its keep.
 //
 // A summary lists the SQL a function reads and writes, directly or through the
-// functions it calls, and whether it does anything external (HTTP, gRPC, a
+// functions it calls, whether it does anything external (HTTP, gRPC, a
 // message broker, a file, a Redis command) or calls code whose effects are
-// unknown (an interface method, a func value, a package no summary covers).
-// Summaries travel to importing packages as facts.
+// unknown (an interface method, a func value, a package no summary covers),
+// and whether its result says if it won a claim (see Claim). Summaries travel
+// to importing packages as facts.
+//
+// Summaries are computed bottom-up over the strongly connected components of
+// the package's call graph, each component iterated until nothing changes, in
+// an order fixed by the source: the same package always gets the same
+// summaries. A function of the package that has no summary of its own (a
+// generic instance, a synthetic wrapper lockvet cannot see through) is
+// unknown, never pure.
+//
+// The pass also answers, once per lock, what the lock's region does (Lock,
+// Callback): the checks judge that and never walk the region themselves.
 package effects
 
 import (
 	"go/types"
 	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lazyssa"
+	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/sqlcall"
 	"github.com/lockvet/lockvet/internal/sqltext"
 )
 
 // Analyzer summarises the effects of a package's functions.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:       "effects",
 	Doc:        "summarise the SQL and external effects of each function, across packages",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
+	Requires:   []*analysis.Analyzer{lazyssa.Analyzer, sqlcall.Analyzer, lockmodel.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Summary), new(QueryText), new(packageFact)},
-}
+	FactTypes:  []analysis.Fact{new(Summary), new(packageFact), new(failed)},
+})
 
 // Write is one SQL write a function makes.
 type Write struct {
@@ -43,82 +59,111 @@ type Write struct {
 	Serialized bool
 	InLoop     bool   // it runs in a loop: a batch, not one row
 	Via        string // the function it is made in, when not the one summarised
+	// Params tells, for each placeholder argument in order, which parameter
+	// of the summarised function binds it ({pN} numbering, the receiver
+	// first), -1 for one that no parameter binds; nil when the arguments are
+	// not known. A caller maps them to its own arguments.
+	Params []int
 }
 
 // Claims reports whether the write decides which of several racing callers
-// goes on: a conditional write, or an INSERT … ON CONFLICT DO NOTHING, whose
-// row count the code looks at.
+// goes on: a conditional write that admits one caller, or an INSERT … ON
+// CONFLICT DO NOTHING, whose row count the code looks at.
 func (w Write) Claims() bool { return w.Checked && w.Stmt.AdmitsOne() }
+
+// Read is a SELECT without a locking clause.
+type Read struct {
+	Table string
+	Keys  []string // the columns its WHERE compares for equality
+}
+
+// Claim says that a function makes a claim (a write that admits one caller)
+// and that its result tells its caller whether it won: code the caller runs
+// only on that answer is serialized, like code on the winning branch of the
+// claim itself.
+type Claim struct {
+	Result int       // the result that tells
+	Won    ClaimSign // what it holds when the caller won
+	Table  string    // the claimed table, for messages
+}
+
+// ClaimSign is how a claim's result reads when the caller won.
+type ClaimSign int
+
+const (
+	NilError ClaimSign = iota + 1 // an error, nil when it won (ErrAlreadyPaid on 0 rows)
+	True                          // a bool, true when it won
+	Count                         // the row count itself, 1 when it won
+)
 
 // Summary is what a function, or one call, does outside the process.
 type Summary struct {
 	Writes   []Write
-	Reads    []string // tables read by SELECTs without a locking clause
-	External string   // the first external call, "" if none
-	Unknown  string   // the first call whose effects are unknown, "" if none
+	Reads    []Read
+	External string // the first external call, "" if none
+	Unknown  string // the first call whose effects are unknown, "" if none
+	Claim    *Claim
 }
 
 // AFact marks Summary as an analysis fact.
 func (*Summary) AFact() {}
 
 func (s *Summary) String() string {
-	out := "effects"
+	var b strings.Builder
+	b.WriteString("effects")
 	for _, w := range s.Writes {
-		out += " write " + w.Stmt.Kind.String() + " " + w.Stmt.Table
+		b.WriteString(" write " + w.Stmt.Kind.String() + " " + w.Stmt.Table)
+		if w.Serialized {
+			b.WriteString("(serialized)")
+		}
 	}
-	for _, t := range s.Reads {
-		out += " read " + t
+	for _, r := range s.Reads {
+		b.WriteString(" read " + r.Table)
 	}
 	if s.External != "" {
-		out += " external " + s.External
+		b.WriteString(" external " + s.External)
 	}
 	if s.Unknown != "" {
-		out += " unknown " + s.Unknown
+		b.WriteString(" unknown " + s.Unknown)
 	}
-	return out
+	if c := s.Claim; c != nil {
+		b.WriteString(" claim " + c.Table + " " + [...]string{"", "nil-error", "true", "count"}[c.Won])
+	}
+	return b.String()
 }
 
 func (s *Summary) empty() bool {
-	return len(s.Writes) == 0 && len(s.Reads) == 0 && s.External == "" && s.Unknown == ""
+	return len(s.Writes) == 0 && len(s.Reads) == 0 && s.External == "" && s.Unknown == "" && s.Claim == nil
 }
 
 // maxListed bounds the writes and reads a summary lists, so that recursion and
 // long call chains cannot grow facts without end.
 const maxListed = 16
 
-// merge adds what another summary does, made through the function via.
+// merge adds what another summary does, made through the function via. A
+// write or read listed already is not listed again, so that mutually
+// recursive functions stop growing.
 func (s *Summary) merge(o *Summary, via string) {
 	for _, w := range o.Writes {
-		if len(s.Writes) == maxListed {
-			break
-		}
 		if w.Via == "" {
 			w.Via = via
 		}
-		s.Writes = append(s.Writes, w)
-	}
-	for _, t := range o.Reads {
-		if len(s.Reads) < maxListed {
-			s.Reads = append(s.Reads, t)
+		if len(s.Writes) < maxListed && !slices.ContainsFunc(s.Writes, func(x Write) bool { return reflect.DeepEqual(x, w) }) {
+			s.Writes = append(s.Writes, w)
 		}
 	}
-	if s.External == "" && o.External != "" {
+	for _, r := range o.Reads {
+		if len(s.Reads) < maxListed && !slices.ContainsFunc(s.Reads, func(x Read) bool { return reflect.DeepEqual(x, r) }) {
+			s.Reads = append(s.Reads, r)
+		}
+	}
+	if s.External == "" {
 		s.External = o.External
 	}
-	if s.Unknown == "" && o.Unknown != "" {
+	if s.Unknown == "" {
 		s.Unknown = o.Unknown
 	}
 }
-
-// QueryText is the SQL text a function returns, or a package-level variable
-// holds, so that db.Exec(ctx, queries.UpdateOrder(), …) in another package
-// reads as the statement it runs.
-type QueryText struct{ Text string }
-
-// AFact marks QueryText as an analysis fact.
-func (*QueryText) AFact() {}
-
-func (q *QueryText) String() string { return "sql " + q.Text }
 
 // packageFact marks a package the pass summarised: a function of it without a
 // Summary fact does nothing outside the process.
@@ -127,88 +172,57 @@ type packageFact struct{}
 func (*packageFact) AFact()         {}
 func (*packageFact) String() string { return "effects" }
 
-// Result tells what each call in the package does.
+// failed tells importers that effects panicked on a package (see guard).
+type failed struct{ guard.Failed }
+
+// Result tells what each call in the package does, and what each lock's
+// region does.
 type Result struct {
-	Direct map[ssa.CallInstruction]*sqlcall.Call // calls that run SQL
-	Calls  map[ssa.CallInstruction]*Summary      // calls of functions that write SQL
-	// Serialized holds the direct writes that another statement of their flow
-	// already lets only one caller make (see serialized).
-	Serialized map[ssa.CallInstruction]bool
-	// Of is what each call does; nil for pure calls. Empty when the package
-	// imports no SQL package and no package with summaries.
+	SQL *sqlcall.Result
+	// Of is what each call does, nil for pure calls: a write's Params are the
+	// callee's. Empty when the package imports no SQL package and no package
+	// with summaries.
 	Of map[ssa.CallInstruction]*Summary
+
+	model   *lockmodel.Model
+	mu      sync.Mutex
+	regions map[any]*Region
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{
-		Direct:     map[ssa.CallInstruction]*sqlcall.Call{},
-		Calls:      map[ssa.CallInstruction]*Summary{},
-		Serialized: map[ssa.CallInstruction]bool{},
-		Of:         map[ssa.CallInstruction]*Summary{},
+		SQL:     pass.ResultOf[sqlcall.Analyzer].(*sqlcall.Result),
+		Of:      map[ssa.CallInstruction]*Summary{},
+		model:   pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model),
+		regions: map[any]*Region{},
 	}
 	if !relevant(pass) {
 		return res, nil
 	}
-	prog := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA()
-	rec := sqlcall.NewRecognizer(pass, prog.Pkg)
-	rec.TextOf = func(obj types.Object) (string, bool) {
-		q := new(QueryText)
-		return q.Text, obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, q)
+	sums := summarise(pass, pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA(), res)
+	fns := make([]*ssa.Function, 0, len(sums))
+	for fn := range sums {
+		fns = append(fns, fn)
 	}
-	exportTexts(pass, prog, rec)
-	for _, fn := range prog.SrcFuncs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if call, ok := instr.(ssa.CallInstruction); ok {
-					if c := rec.Recognize(call); c != nil {
-						res.Direct[call] = c
-					}
-				}
-			}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			pass.ExportObjectFact(obj, sums[fn])
 		}
-	}
-	for fn, s := range summarise(pass, prog, res) {
-		pass.ExportObjectFact(fn.Object(), s)
 	}
 	pass.ExportPackageFact(new(packageFact))
 	return res, nil
-}
-
-// exportTexts exports the SQL text of the package's functions that return
-// one, and of its package-level variables that hold one.
-func exportTexts(pass *analysis.Pass, prog *buildssa.SSA, rec *sqlcall.Recognizer) {
-	isSQL := func(text string) bool { return sqltext.Parse(text).Kind != sqltext.Unknown }
-	for _, fn := range prog.SrcFuncs {
-		obj, ok := fn.Object().(*types.Func)
-		if !ok || fn.Parent() != nil || !obj.Exported() {
-			continue
-		}
-		if text, ok := rec.ReturnedText(fn); ok && isSQL(text) {
-			pass.ExportObjectFact(obj, &QueryText{text})
-		}
-	}
-	for _, m := range prog.Pkg.Members {
-		if g, ok := m.(*ssa.Global); ok && g.Object() != nil && g.Object().Exported() {
-			if text, ok := rec.VarText(g); ok && isSQL(text) {
-				pass.ExportObjectFact(g.Object(), &QueryText{text})
-			}
-		}
-	}
-}
-
-// sqlPackages are the packages that run SQL.
-var sqlPackages = map[string]bool{
-	"database/sql": true, "github.com/jmoiron/sqlx": true, "github.com/jackc/pgx/v5": true,
-	"github.com/jackc/pgx/v5/pgxpool": true, "github.com/jackc/pgx/v4": true,
-	"github.com/jackc/pgx/v4/pgxpool": true, "gorm.io/gorm": true,
 }
 
 // relevant is the fast path: only packages that run SQL, or call packages that
 // do, are summarised. A call into any other package is judged by the table,
 // and is unknown when the table does not know it: precision before recall.
 func relevant(pass *analysis.Pass) bool {
+	if sqlcall.Relevant(pass) {
+		return true
+	}
 	for _, imp := range pass.Pkg.Imports() {
-		if sqlPackages[imp.Path()] || pass.ImportPackageFact(imp, new(packageFact)) {
+		if pass.ImportPackageFact(imp, new(packageFact)) {
 			return true
 		}
 	}

@@ -1,9 +1,13 @@
 package effects
 
 import (
+	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // What calls into a package do, for packages whose bodies lockvet does not
@@ -47,6 +51,22 @@ var osWrites = map[string]bool{
 	"WriteFile": true, "Create": true, "OpenFile": true, "Remove": true, "RemoveAll": true,
 	"Rename": true, "Mkdir": true, "MkdirAll": true, "Write": true, "WriteString": true,
 	"WriteAt": true, "Truncate": true, "Chmod": true, "Chown": true, "Symlink": true, "Link": true,
+}
+
+// loggers are the packages whose calls only log what they are given.
+var loggers = []string{
+	"fmt", "log", "go.uber.org/zap", "github.com/sirupsen/logrus", "github.com/rs/zerolog",
+	"github.com/zeromicro/go-zero/core/logx",
+}
+
+// logs reports whether call is a logger's.
+func logs(call ssa.CallInstruction) bool {
+	obj, _, _ := ssautil.Callee(call.Common())
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	p := obj.Pkg().Path()
+	return slices.ContainsFunc(loggers, func(l string) bool { return p == l || strings.HasPrefix(p, l+"/") })
 }
 
 // classify says what a call of the function or method name, declared on a

@@ -15,15 +15,17 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/guard"
 )
 
 // Analyzer provides a *Lazy.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:       "lazyssa",
 	Doc:        "build SSA form on demand",
 	Run:        func(pass *analysis.Pass) (any, error) { return &Lazy{pass: pass}, nil },
 	ResultType: reflect.TypeFor[*Lazy](),
-}
+})
 
 // Lazy builds the SSA form of one package at most once, on first use.
 type Lazy struct {

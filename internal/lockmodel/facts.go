@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockvet/lockvet/internal/guard"
 )
 
 // WrapperFact describes a function that acquires, releases or refreshes a key it
@@ -77,6 +79,9 @@ type PackageFact struct{}
 func (*PackageFact) AFact() {}
 
 func (*PackageFact) String() string { return "lockapi" }
+
+// failed tells importers that lockmodel panicked on a package (see guard).
+type failed struct{ guard.Failed }
 
 // factOf returns obj's fact of type F: the one derived in this package, or
 // the one another package exported.

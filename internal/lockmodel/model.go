@@ -12,25 +12,27 @@ import (
 	"go/types"
 	"reflect"
 	"sort"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lazyssa"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 // Analyzer finds the locks of a package.
-var Analyzer = &analysis.Analyzer{
+var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:       "lockmodel",
 	Doc:        "find Redis lock acquisitions and releases, and the wrappers around them",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
 	ResultType: reflect.TypeFor[*Model](),
-	FactTypes:  []analysis.Fact{new(WrapperFact), new(CommandFact), new(CallbackFact), new(PackageFact)},
-}
+	FactTypes:  []analysis.Fact{new(WrapperFact), new(CommandFact), new(CallbackFact), new(PackageFact), new(failed)},
+})
 
 // Model is what lockmodel found in one package.
 type Model struct {
@@ -55,6 +57,9 @@ type Lock struct {
 	Expire *Op
 	// Tokens are the operations whose results are this lock's fencing tokens.
 	Tokens []*Op
+
+	regionOnce sync.Once
+	region     *Region
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/token"
 	"go/types"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -64,6 +65,11 @@ type Op struct {
 	// Via is the wrapper the operation is made through, with its fact.
 	Via  *types.Func
 	Fact *WrapperFact
+
+	// Outcome and Deferred, computed once: every check asks.
+	outcomeOnce, deferOnce sync.Once
+	outcome                Outcome
+	deferred               bool
 }
 
 // ConstValue reports whether an acquisition stores a constant: every holder
@@ -95,6 +101,11 @@ func (op *Op) Pos() token.Pos {
 
 // Deferred reports whether the operation runs at function exit.
 func (op *Op) Deferred() bool {
+	op.deferOnce.Do(func() { op.deferred = op.computeDeferred() })
+	return op.deferred
+}
+
+func (op *Op) computeDeferred() bool {
 	_, ok := op.Instr.(*ssa.Defer)
 	if ok {
 		return true

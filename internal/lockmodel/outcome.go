@@ -24,11 +24,16 @@ const (
 // nothing; SET NX answers a nil reply, which go-redis and redigo's converters
 // turn into the nil-reply error, so there an error check does gate.
 func (op *Op) Outcome() Outcome {
+	if op.Confirmed {
+		return Gated // set after a first look found the result dropped
+	}
+	op.outcomeOnce.Do(func() { op.outcome = op.computeOutcome() })
+	return op.outcome
+}
+
+func (op *Op) computeOutcome() Outcome {
 	call, ok := op.Instr.(*ssa.Call)
-	switch {
-	case op.Confirmed:
-		return Gated
-	case !ok:
+	if !ok {
 		return Ignored
 	}
 	var u usage

@@ -13,13 +13,22 @@ import (
 type Region struct {
 	spans  map[*ssa.BasicBlock]span // the instructions of each block that are in the region
 	bodies map[*ssa.Function]bool   // closures wholly in the region
+	// The same blocks and closures in the order they were reached, so that
+	// whoever walks the region does it the same way every run.
+	blocks []*ssa.BasicBlock
+	funcs  []*ssa.Function
 }
 
 // span is the instructions [from, to) of a block.
 type span struct{ from, to int }
 
-// Region computes the lock's critical region.
+// Region returns the lock's critical region, computed once.
 func (l *Lock) Region() *Region {
+	l.regionOnce.Do(func() { l.region = l.computeRegion() })
+	return l.region
+}
+
+func (l *Lock) computeRegion() *Region {
 	r := &Region{spans: make(map[*ssa.BasicBlock]span), bodies: make(map[*ssa.Function]bool)}
 	start := l.Acquire.Instr.Block()
 	if start == nil {
@@ -56,6 +65,9 @@ func (l *Lock) Region() *Region {
 				break
 			}
 			r.addClosures(e.b.Instrs[i])
+		}
+		if _, ok := r.spans[e.b]; !ok {
+			r.blocks = append(r.blocks, e.b)
 		}
 		r.spans[e.b] = sp
 		if sp.to == len(e.b.Instrs) {
@@ -125,21 +137,24 @@ func (r *Region) addBody(fn *ssa.Function) {
 		return
 	}
 	r.bodies[fn] = true
+	r.funcs = append(r.funcs, fn)
 	for _, anon := range fn.AnonFuncs {
 		r.addBody(anon)
 	}
 }
 
-// Instrs calls yield for each instruction in the region, in no set order.
+// Instrs calls yield for each instruction in the region, block by block in
+// the order the region reached them, then the closures' bodies.
 func (r *Region) Instrs(yield func(ssa.Instruction) bool) {
-	for b, sp := range r.spans {
+	for _, b := range r.blocks {
+		sp := r.spans[b]
 		for _, instr := range b.Instrs[sp.from:sp.to] {
 			if !yield(instr) {
 				return
 			}
 		}
 	}
-	for fn := range r.bodies {
+	for _, fn := range r.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if !yield(instr) {
@@ -167,6 +182,21 @@ func indexOf(b *ssa.BasicBlock, instr ssa.Instruction) int {
 		}
 	}
 	return len(b.Instrs)
+}
+
+// Own returns the lock's own commands after its acquisition: its releases,
+// refreshes, fencing tokens, and the EXPIRE of a SETNX without TTL.
+func (l *Lock) Own() map[ssa.Instruction]bool {
+	own := make(map[ssa.Instruction]bool)
+	for _, ops := range [][]*Op{l.Releases, l.Refreshes, l.Tokens} {
+		for _, op := range ops {
+			own[op.Instr] = true
+		}
+	}
+	if l.Expire != nil {
+		own[l.Expire.Instr] = true
+	}
+	return own
 }
 
 // TokenValues returns the values that carry this lock's fencing token: what

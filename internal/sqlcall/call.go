@@ -153,7 +153,7 @@ func bindings(lib string, args []ssa.Value) (positional []ssa.Value, named ssa.V
 		if mi, ok := a.(*ssa.MakeInterface); ok {
 			a = mi.X
 		}
-		out = append(out, assigned(a))
+		out = append(out, ssautil.Assigned(a))
 	}
 	if lib != "pgx" {
 		return out, nil
@@ -258,7 +258,7 @@ func (r *Recognizer) prepared(stmt ssa.Value) (text string, known bool, handle s
 // on one handle then have the same Handle.
 func Origin(v ssa.Value) ssa.Value {
 	for range 8 {
-		v = assigned(v)
+		v = ssautil.Assigned(v)
 		switch x := v.(type) {
 		case *ssa.UnOp:
 			fa, ok := x.X.(*ssa.FieldAddr)
@@ -276,72 +276,6 @@ func Origin(v ssa.Value) ssa.Value {
 		}
 	}
 	return v
-}
-
-// assigned looks through loads of variables assigned once, which is how a
-// closure sees a variable it captured, and how its maker sees it after.
-func assigned(v ssa.Value) ssa.Value {
-	for range 8 {
-		load, ok := v.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL {
-			return v
-		}
-		s := stored(load.X)
-		if s == nil {
-			return v
-		}
-		v = s
-	}
-	return v
-}
-
-// stored returns the one value ever stored in a local variable that is
-// assigned once, also when a closure captured it; nil otherwise.
-func stored(addr ssa.Value) ssa.Value {
-	if fv, ok := addr.(*ssa.FreeVar); ok {
-		addr = ssautil.FreeVarBinding(fv)
-	}
-	alloc, ok := addr.(*ssa.Alloc)
-	if !ok {
-		return nil
-	}
-	var val ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x.Addr != alloc || val != nil {
-				return nil
-			}
-			val = x.Val
-		case *ssa.UnOp, *ssa.DebugRef:
-		case *ssa.MakeClosure:
-			if closureStores(x, alloc) {
-				return nil
-			}
-		default:
-			return nil // its address escapes: anything may write through it
-		}
-	}
-	return val
-}
-
-// closureStores reports whether the closure mc may assign the variable alloc
-// it captured.
-func closureStores(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
-	fn := mc.Fn.(*ssa.Function)
-	for i, b := range mc.Bindings {
-		if b != alloc || i >= len(fn.FreeVars) {
-			continue
-		}
-		for _, ref := range *fn.FreeVars[i].Referrers() {
-			switch ref.(type) {
-			case *ssa.UnOp, *ssa.DebugRef:
-			default:
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func isTx(t types.Type) bool {

@@ -223,7 +223,7 @@ func (b *builder) where(query ssa.Value, args []ssa.Value, negated bool) {
 
 // eq adds column = value; IN for a slice.
 func (b *builder) eq(column string, v ssa.Value, negated bool) {
-	v = assigned(v)
+	v = ssautil.Assigned(v)
 	b.whereArgs = append(b.whereArgs, v)
 	if negated {
 		return
@@ -399,7 +399,7 @@ func (b *builder) set(column string, v ssa.Value) {
 	if clauseName(v.Type()) != "" {
 		b.known, b.argsUnknown = false, true
 	}
-	b.setArgs = append(b.setArgs, assigned(v))
+	b.setArgs = append(b.setArgs, ssautil.Assigned(v))
 	b.st.Set = append(b.st.Set, sqltext.Assign{Column: column,
 		Value: sqltext.Operand{Kind: sqltext.OpPlaceholder, Text: "?", Placeholder: len(b.setArgs)}})
 }

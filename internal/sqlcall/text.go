@@ -161,7 +161,7 @@ func (t *texter) load(addr ssa.Value, depth int) (string, bool) {
 		}
 		return "", false
 	}
-	if v := stored(addr); v != nil {
+	if v := ssautil.Stored(addr); v != nil {
 		return t.text(v, depth+1)
 	}
 	return "", false

@@ -10,33 +10,52 @@ import (
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
-// WonBranches returns the blocks that run only when the statement changed a
-// row: of each If on its row count (RowsAffected of the sql.Result or
-// pgconn.CommandTag, gorm's RowsAffected field) compared with a constant, the
-// successor a count of 1 takes and a count of 0 does not, when that successor
-// is entered from the If alone. After a conditional write, that is the code
-// only the caller who won runs.
-func WonBranches(c *Call) []*ssa.BasicBlock {
+// Branches returns the blocks that run only when the statement changed a
+// row, and those that run only when it changed none: of each If on its row
+// count (RowsAffected of the sql.Result or pgconn.CommandTag, gorm's
+// RowsAffected field) compared with a constant, the successor a count of 1
+// takes and a count of 0 does not, and the other, when the If is its only way
+// in. After a conditional write, won is the code only the caller who won
+// runs.
+func Branches(c *Call) (won, lost []*ssa.BasicBlock) {
 	if c.Result == nil {
-		return nil
+		return nil, nil
 	}
-	var out []*ssa.BasicBlock
-	for _, n := range rowCounts(c.Result) {
-		for _, ref := range *n.Referrers() {
-			cmp, ok := ref.(*ssa.BinOp)
-			if !ok {
-				continue
-			}
-			if b := winnerOf(cmp, n); b != nil {
-				out = append(out, b)
-			}
-		}
+	for _, n := range RowCounts(c.Result) {
+		w, l := CountBranches(n)
+		won, lost = append(won, w...), append(lost, l...)
 	}
-	return out
+	return won, lost
 }
 
-// rowCounts returns the values that hold how many rows the statement changed.
-func rowCounts(result ssa.Value) []ssa.Value {
+// CountBranches is Branches for a row count n: a callee's result that
+// carries one, as well as RowsAffected itself.
+func CountBranches(n ssa.Value) (won, lost []*ssa.BasicBlock) {
+	if n.Referrers() == nil {
+		return nil, nil
+	}
+	for _, ref := range *n.Referrers() {
+		cmp, ok := ref.(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		holds, ok := OneHolds(cmp, n)
+		if !ok {
+			continue
+		}
+		if b := ssautil.Successor(cmp, holds); b != nil {
+			won = append(won, b)
+		}
+		if b := ssautil.Successor(cmp, !holds); b != nil {
+			lost = append(lost, b)
+		}
+	}
+	return won, lost
+}
+
+// RowCounts returns the values that hold how many rows the statement whose
+// outcome result shows changed.
+func RowCounts(result ssa.Value) []ssa.Value {
 	var out []ssa.Value
 	for _, ref := range *result.Referrers() {
 		switch x := ref.(type) {
@@ -46,10 +65,8 @@ func rowCounts(result ssa.Value) []ssa.Value {
 				continue
 			}
 			if _, ok := x.Type().(*types.Tuple); ok { // (int64, error): the count is the first
-				for _, r := range *x.Referrers() {
-					if ex, ok := r.(*ssa.Extract); ok && ex.Index == 0 {
-						out = append(out, ex)
-					}
+				if ex := ssautil.Extract(x, 0); ex != nil {
+					out = append(out, ex)
 				}
 			} else {
 				out = append(out, x)
@@ -71,14 +88,15 @@ func rowCounts(result ssa.Value) []ssa.Value {
 	return out
 }
 
-// winnerOf returns the successor of the If on cmp, a comparison of the count n
-// with a constant, that a count of 1 takes and a count of 0 does not, when it
-// has no other way in.
-func winnerOf(cmp *ssa.BinOp, n ssa.Value) *ssa.BasicBlock {
+// OneHolds reports, for cmp a comparison of the count n with a constant,
+// whether it holds for a count of 1; ok is false when a count of 0 gives the
+// same answer, so that the comparison does not tell the winner from the
+// loser.
+func OneHolds(cmp *ssa.BinOp, n ssa.Value) (holds, ok bool) {
 	var k *ssa.Const
 	op := cmp.Op
 	if mirror(op) == 0 {
-		return nil
+		return false, false
 	}
 	switch {
 	case cmp.X == n:
@@ -88,43 +106,11 @@ func winnerOf(cmp *ssa.BinOp, n ssa.Value) *ssa.BasicBlock {
 		op = mirror(op)
 	}
 	if k == nil || k.Value == nil || k.Value.Kind() != constant.Int {
-		return nil
+		return false, false
 	}
 	one := constant.Compare(constant.MakeInt64(1), op, k.Value)
 	zero := constant.Compare(constant.MakeInt64(0), op, k.Value)
-	if one == zero {
-		return nil // the comparison does not tell the winner from the loser
-	}
-	taken := 0 // the successor taken when cmp holds
-	if !one {
-		taken = 1
-	}
-	return soleSuccessor(cmp, taken, 0)
-}
-
-// soleSuccessor returns the successor of an If on cond, looking through
-// negations, that is taken when cond holds (taken 0) or not (1), when the If is
-// its only way in.
-func soleSuccessor(cond ssa.Value, taken, depth int) *ssa.BasicBlock {
-	if depth > 4 {
-		return nil
-	}
-	for _, ref := range *cond.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.If:
-			if s := x.Block().Succs[taken]; len(s.Preds) == 1 {
-				return s
-			}
-		case *ssa.UnOp:
-			if x.Op != token.NOT {
-				continue
-			}
-			if s := soleSuccessor(x, 1-taken, depth+1); s != nil {
-				return s
-			}
-		}
-	}
-	return nil
+	return one, one != zero
 }
 
 // mirror turns k OP n into n OP' k; 0 for operators that do not compare.

@@ -1,0 +1,73 @@
+package ssautil
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Assigned looks through loads of variables assigned once, which is how a
+// closure sees a variable it captured, and how its maker sees it after.
+func Assigned(v ssa.Value) ssa.Value {
+	for range 8 {
+		load, ok := v.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			return v
+		}
+		s := Stored(load.X)
+		if s == nil {
+			return v
+		}
+		v = s
+	}
+	return v
+}
+
+// Stored returns the one value ever stored in a local variable that is
+// assigned once, also when a closure captured it; nil otherwise.
+func Stored(addr ssa.Value) ssa.Value {
+	if fv, ok := addr.(*ssa.FreeVar); ok {
+		addr = FreeVarBinding(fv)
+	}
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != alloc || val != nil {
+				return nil
+			}
+			val = x.Val
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			if closureStores(x, alloc) {
+				return nil
+			}
+		default:
+			return nil // its address escapes: anything may write through it
+		}
+	}
+	return val
+}
+
+// closureStores reports whether the closure mc may assign the variable alloc
+// it captured.
+func closureStores(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
+	fn := mc.Fn.(*ssa.Function)
+	for i, b := range mc.Bindings {
+		if b != alloc || i >= len(fn.FreeVars) {
+			continue
+		}
+		for _, ref := range *fn.FreeVars[i].Referrers() {
+			switch ref.(type) {
+			case *ssa.UnOp, *ssa.DebugRef:
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
