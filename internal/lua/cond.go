@@ -100,24 +100,38 @@ func (s *scanner) term(a, b, depth int) cond {
 	if s.is(a, "(") && int(s.match[a]) == b-1 {
 		return s.condition(a, b, depth+1)
 	}
-	if v := s.single(a, b, 0); isGet(v) {
+	switch v := s.single(a, b, 0); {
+	case isGet(v):
 		return cond{neg: []fact{{key: v.key}}} // a GET reply is false exactly when the key is absent
+	case v.kind == vProbe && v.anchored:
+		return cond{pos: []fact{owns(v)}}
 	}
 	return cond{}
 }
 
+// owns is what a passed prefix test v establishes.
+func owns(v val) fact { return fact{owner: true, key: v.key, arg: v.n} }
+
+// probes reports whether v is the side of a comparison that looks at a key.
+func probes(v val) bool { return v.kind == vCall || v.kind == vText || v.kind == vProbe }
+
 // compare evaluates l op r for the comparisons lock scripts make: a stored
-// value against an ARGV token, a GET reply against false/nil, and EXISTS or
-// HEXISTS replies against 0 or 1.
+// value or its prefix against an ARGV token, a GET reply against false/nil,
+// and EXISTS or HEXISTS replies against 0 or 1.
 func compare(l val, op string, r val) cond {
-	if r.kind == vCall && l.kind != vCall {
+	if probes(r) && !probes(l) {
 		l, r = r, l
 		op = mirror(op)
 	}
 	var c cond
 	switch {
-	case isGet(l) && r.kind == vArgv:
+	case isStored(l) && r.kind == vArgv:
 		c = cond{pos: []fact{{owner: true, key: l.key, arg: r.n}}}
+	case l.kind == vProbe && l.cmd != "FIND" && r.kind == vArgv && r.n == l.n,
+		l.kind == vProbe && l.cmd == "FIND" && r.kind == vNum && r.n == 1:
+		c = cond{pos: []fact{owns(l)}}
+	case l.kind == vProbe && l.anchored && r.kind == vFalse && r.str == "nil":
+		c = cond{neg: []fact{owns(l)}} // find and match return nil, never false, when nothing matches
 	case l.kind == vCall && l.cmd == "GET" && r.kind == vFalse:
 		c = cond{pos: []fact{{key: l.key}}}
 	case l.kind == vCall && (l.cmd == "EXISTS" || l.cmd == "HEXISTS") && r.kind == vNum:

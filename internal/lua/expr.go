@@ -19,15 +19,23 @@ const (
 	vStr
 	vNum
 	vFalse // false or nil: what a missing key's GET reply becomes in Lua
+	vTrue
+	vText   // a GET reply defaulted to a string, as in GET or "": the stored value, never false
+	vNeedle // ARGV[n] or "^" .. ARGV[n], followed by constant strings: what a prefix test looks for
+	vLen    // the length of ARGV[n]
+	vProbe  // string.find, string.match or string.sub of a stored value, testing it against ARGV[n]
 )
 
 // val is the little the scan needs to know about an expression's value.
 type val struct {
 	kind vkind
-	cmd  string // vCall: upper-case command name
-	key  string // vKey, vCall: "K1" for KEYS[1], anyKey, "S:name" for a literal, "?"
-	n    int    // vArgv: ARGV index; vNum: the number; vCall: ARGV index of the argument after the key, or -1
-	str  string
+	cmd  string // vCall: upper-case command name; vProbe: FIND, MATCH or SUB
+	key  string // vKey, vCall, vText, vProbe: "K1" for KEYS[1], anyKey, "S:name" for a literal, "?"
+	n    int    // vArgv, vNeedle, vLen, vProbe: ARGV index; vNum: the number; vCall: ARGV index of the argument after the key, or -1
+	str  string // vStr: the contents; vFalse: which of false and nil
+	// vNeedle: the pattern starts with ^; vProbe: a true result alone means
+	// the stored value starts with ARGV[n].
+	anchored bool
 }
 
 const anyKey = "K*" // any of KEYS: KEYS[i], a loop over KEYS, unpack(KEYS)
@@ -47,6 +55,9 @@ func keyOf(v val) string {
 // isGet reports whether v is the value stored at a key, which is what an
 // owner comparison must look at. An MGET reply only counts once indexed.
 func isGet(v val) bool { return v.kind == vCall && (v.cmd == "GET" || v.cmd == "HGET") }
+
+// isStored reports whether v is the stored value as a string comparison sees it.
+func isStored(v val) bool { return isGet(v) || v.kind == vText }
 
 // elem is the value of the loop variable in `for _, x in ipairs(v)`.
 func elem(v val) val {
@@ -101,6 +112,33 @@ func (s *scanner) single(a, b, depth int) val {
 	return v
 }
 
+// value is the value of toks[a:b] if it is one operand, possibly extended.
+func (s *scanner) value(a, b, depth int) val {
+	if a >= b {
+		return val{}
+	}
+	v, end := s.operand(a, depth)
+	if v, end = s.extend(v, end, depth); end != b {
+		return val{}
+	}
+	return v
+}
+
+// extend reads the two binary expressions prefix tests are built from, after
+// the operand v that ends at i: a needle concatenated from ARGV[n], and a GET
+// reply defaulted to a string so that string functions accept it.
+func (s *scanner) extend(v val, i, depth int) (val, int) {
+	switch {
+	case s.is(i, ".."):
+		return s.needle(v, i, depth)
+	case s.is(i, "or") && isGet(v):
+		if d, end := s.operand(i+1, depth); d.kind == vStr && !s.isBinary(end) {
+			return val{kind: vText, key: v.key}, end
+		}
+	}
+	return v, i
+}
+
 // operand reads one primary expression with its suffixes starting at i, and
 // returns it with the index after it.
 func (s *scanner) operand(i, depth int) (val, int) {
@@ -124,6 +162,12 @@ func (s *scanner) operand(i, depth int) (val, int) {
 			n = -1
 		}
 		v = val{kind: vNum, n: n}
+	case t.kind == tPunct && t.text == "#":
+		// The length operator applies to the whole operand after it.
+		if v, j = s.operand(j, depth+1); v.kind == vArgv && v.n > 0 {
+			return val{kind: vLen, n: v.n}, j
+		}
+		return val{}, j
 	case t.kind == tPunct:
 		if t.text != "(" && t.text != "{" {
 			return val{}, j
@@ -131,10 +175,12 @@ func (s *scanner) operand(i, depth int) (val, int) {
 		j = s.after(i)
 		if t.text == "(" {
 			a, b := s.inner(i)
-			v = s.single(a, b, depth+1)
+			v = s.value(a, b, depth+1)
 		}
 	case t.text == "false" || t.text == "nil":
-		v = val{kind: vFalse}
+		v = val{kind: vFalse, str: t.text}
+	case t.text == "true":
+		v = val{kind: vTrue}
 	case t.text == "KEYS" || t.text == "ARGV":
 		v = val{kind: vKey, key: anyKey}
 		if t.text == "ARGV" {
@@ -159,6 +205,8 @@ func (s *scanner) operand(i, depth int) (val, int) {
 		if v, j, ok = s.call(i, depth); !ok {
 			v, j = val{}, i+1
 		}
+	case t.text == "string" && s.is(j, ".") && stringFuncs[s.name(j+1)] && s.is(j+2, "("):
+		v, j = s.strcall(s.name(j+1), nil, j+2, depth), s.after(j+2)
 	case t.text == "table" && s.is(j, ".") && s.name(j+1) == "unpack" && s.is(j+2, "("):
 		j += 2
 		fallthrough
@@ -184,6 +232,8 @@ func (s *scanner) operand(i, depth int) (val, int) {
 			j = s.after(j)
 		case u.text == "(" || u.text == "{":
 			v, j = val{}, s.after(j)
+		case u.text == ":" && stringFuncs[s.name(j+1)] && s.is(j+2, "("):
+			v, j = s.strcall(s.name(j+1), []val{v}, j+2, depth), s.after(j+2)
 		case u.text == "." || u.text == ":":
 			v, j = val{}, j+2
 		default:
@@ -268,10 +318,11 @@ func (s *scanner) isBinary(i int) bool {
 	return false
 }
 
-// expr is the value of the expression at i if it is a single operand.
+// expr is the value of the expression at i if it is a single operand,
+// possibly extended.
 func (s *scanner) expr(i int) (val, int) {
 	v, end := s.operand(i, 0)
-	if s.isBinary(end) {
+	if v, end = s.extend(v, end, 0); s.isBinary(end) {
 		v = val{}
 	}
 	return v, end

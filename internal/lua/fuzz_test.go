@@ -6,11 +6,29 @@ import (
 	"time"
 )
 
+// prefixSeeds are broken prefix tests, which the well-formed ones in cases
+// do not reach: cut-off argument lists, dangling operators, odd receivers.
+var prefixSeeds = []string{
+	`if string.find(redis.call("get", KEYS[1]) or "", ARGV[1] .. ":", 1, true == 1 then return redis.call("del", KEYS[1]) end`,
+	`if string.find(v, "^" .. ) then return redis.call("del", KEYS[1]) end`,
+	`if string.find(v, ARGV[1] .. ":" .., 1, true) == 1 then return redis.call("del", KEYS[1]) end`,
+	`if v:sub(1, #) == ARGV[1] then return redis.call("del", KEYS[1]) end`,
+	`if string.sub(v, 1, ##ARGV[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end`,
+	`if ARGV[1]:len():find(ARGV[1]) == 1 then return redis.call("del", KEYS[1]) end`,
+	`local v = redis.call("get", KEYS[1]) or if v:match("^" .. ARGV[1]) then return redis.call("del", KEYS[1]) end`,
+	`if string.match(string.match(string.match(v, "^" .. ARGV[1]), "^" .. ARGV[1]), "^") then redis.call("pexpire", KEYS[1], 1) end`,
+	`if (redis.call("get", KEYS[1]) or ""):find(ARGV[1], 1, true, 1, 1) == 1 then return redis.call("del", KEYS[1]) end`,
+	`string.find(`, `v:sub(`, `#`, `"^" ..`, `string.len`,
+}
+
 // FuzzClassify calls the unexported classify, because Classify's recover
 // would hide the panics fuzzing is meant to find.
 func FuzzClassify(f *testing.F) {
 	for _, c := range cases {
 		f.Add(c.src)
+	}
+	for _, src := range prefixSeeds {
+		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		a, b := classify(src), classify(src)
@@ -45,6 +63,12 @@ func TestLargeScripts(t *testing.T) {
 		"comment":        "--[==[" + grow("]=]"),
 		"long bracket":   "[" + grow("="),
 		"string":         `"` + grow(`\"`),
+		"prefix tests":   grow(`if string.find(redis.call("get", KEYS[1]) or "", ARGV[1] .. ":", 1, true) == 1 then redis.call("del", KEYS[1]) end ` + "\n"),
+		"nested finds":   "if " + grow("string.find(v:sub(1, #ARGV[1]), ") + grow(")") + " then end",
+		"open finds":     grow("local a = string.find(v, "),
+		"long needle":    `if string.find(v, "^" .. ARGV[1]` + grow(` .. ":"`) + ") then end",
+		"lengths":        "return " + grow("#"),
+		"method chain":   "return v" + grow(":sub(1, #ARGV[1])"),
 	}
 	for name, src := range inputs {
 		t.Run(name, func(t *testing.T) {
