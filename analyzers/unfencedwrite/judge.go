@@ -1,8 +1,13 @@
 package unfencedwrite
 
 import (
+	"fmt"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/effects"
+	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/sqltext"
 )
 
@@ -12,48 +17,145 @@ type verdict int
 const (
 	notJudged   verdict = iota // not a write lockvet judges (a read, a DELETE, unreadable SQL)
 	unfenced                   // it accepts it
+	lostUpdate                 // it accepts it: the WHERE tests the column but does not pin it
+	badToken                   // it accepts it: the "fencing token" is none
 	tokenFenced                // it refuses it: the fencing token is old
 	conditional                // it refuses it: the row's state moved on
 	serialized                 // another statement lets one caller through: a row lock, a won claim
 	idempotent                 // a repeat changes nothing (INSERT … ON CONFLICT DO NOTHING)
 )
 
-// judge decides how a write fares when its holder's lease has run out. An
-// upsert's DO UPDATE is judged as an UPDATE: it overwrites unless its WHERE
-// says otherwise. A WHERE lockvet cannot read at all is not judged unfenced.
-func judge(st sqltext.Stmt, text string, fence map[string]bool, serial bool) verdict {
-	switch {
-	case serial && st.Kind.Writes():
-		return serialized
-	case st.Kind == sqltext.Insert && st.OnConflict == "nothing":
-		return idempotent
-	case st.Kind == sqltext.Insert && st.OnConflict == "update", st.Kind == sqltext.Update, st.Kind == sqltext.Merge:
-		return judgeUpdate(st, text, fence)
-	case st.Kind == sqltext.Insert, st.Kind == sqltext.Replace:
-		return unfenced
-	}
-	return notJudged
+// finding is a verdict, with what a report says of it when the statement
+// alone does not.
+type finding struct {
+	v    verdict
+	what string // lostUpdate, badToken: what is wrong and what to do
 }
 
-func judgeUpdate(st sqltext.Stmt, text string, fence map[string]bool) verdict {
+// judge decides how a write fares when its holder's lease has run out; l is
+// the lock it is made under, nil for a callback run under another function's
+// lock. An upsert's DO UPDATE is judged as an UPDATE: it overwrites unless its
+// WHERE says otherwise. A WHERE lockvet cannot read at all is not judged
+// unfenced.
+func judge(w effects.RegionWrite, l *lockmodel.Lock, fence map[string]bool) finding {
+	st := w.Stmt
+	switch {
+	case w.Serialized && st.Kind.Writes():
+		return finding{v: serialized}
+	case st.Kind == sqltext.Insert && st.OnConflict == "nothing":
+		return finding{v: idempotent}
+	case st.Kind == sqltext.Insert && st.OnConflict == "update", st.Kind == sqltext.Update, st.Kind == sqltext.Merge:
+		return judgeUpdate(w, l, fence)
+	case st.Kind == sqltext.Insert, st.Kind == sqltext.Replace:
+		return finding{v: unfenced}
+	}
+	return finding{}
+}
+
+// judgeUpdate judges an UPDATE by what its WHERE pins: a compare-and-set on
+// the row's state, a fencing token the lock issued, or nothing.
+func judgeUpdate(w effects.RegionWrite, l *lockmodel.Lock, fence map[string]bool) finding {
+	st := w.Stmt
+	for _, p := range st.Pins() {
+		if p.Pin >= sqltext.Delta && !fence[p.Assign.Column] {
+			return finding{v: conditional}
+		}
+	}
+	for _, c := range st.Where {
+		if fence[c.Column] && (c.Op == "<" || c.Op == "<=") {
+			return judgeFence(w, l, c)
+		}
+	}
+	if p, ok := st.LostUpdate(); ok {
+		return finding{v: lostUpdate, what: notPinned(p)}
+	}
+	if st.WhereOpaque && (len(st.Where) == 0 || mentionsAny(whereText(w.Text), assigned(st))) {
+		// Part of the WHERE lockvet could not read (an OR, a hole in a
+		// template) may test the row's state: silence over a guess.
+		return finding{}
+	}
+	return finding{v: unfenced}
+}
+
+// judgeFence judges a write that compares fencing-token column c: it must
+// store what it compares, and that must be a token this lock's grant issued.
+func judgeFence(w effects.RegionWrite, l *lockmodel.Lock, c sqltext.Cond) finding {
+	var stored *sqltext.Assign
+	for i, a := range w.Stmt.Set {
+		if a.Column == c.Column {
+			stored = &w.Stmt.Set[i]
+		}
+	}
+	switch {
+	case stored == nil:
+		return finding{v: badToken, what: fmt.Sprintf(
+			"compares %s but never stores it: a newer holder's token is never recorded, so a stale one passes too; store the token it compares (SET %s = %s)",
+			c.Column, c.Column, c.Operand.Text)}
+	case !sameValue(w, stored.Value, c.Operand):
+		return finding{v: badToken, what: fmt.Sprintf(
+			"compares %s with %s, not with the token it stores (%s): a stale token can pass; compare and store the same token",
+			c.Column, c.Operand.Text, stored.Value.Text)}
+	}
+	if l == nil {
+		return finding{v: tokenFenced} // the lock, and its token, are another function's
+	}
+	src, name := l.Source(arg(w, c.Operand))
+	const use = "use the token the lock's grant returns (an INCR in the script that takes the lock, etcd's revision)"
+	var what string
+	switch src {
+	case lockmodel.SourceSeparate:
+		what = fmt.Sprintf("compares %s with an %s taken after the lock, which is not a fencing token: a holder that pauses before it draws a newer token than its successor's; INCR in the script that takes the lock and use its result", c.Column, name)
+	case lockmodel.SourceLockValue:
+		what = fmt.Sprintf("compares %s with the lock's value, which is not a fencing token: it is not issued in order; %s", c.Column, use)
+	case lockmodel.SourceFresh:
+		what = fmt.Sprintf("compares %s with %s, which is not a fencing token: it is not issued with the lock; %s", c.Column, name, use)
+	case lockmodel.SourceCaller:
+		what = fmt.Sprintf("compares %s with %s, a parameter, which is not a fencing token: this lock's grant did not issue it; %s", c.Column, name, use)
+	default:
+		return finding{v: tokenFenced}
+	}
+	return finding{v: badToken, what: what}
+}
+
+// arg returns the value placeholder o binds at the write, nil when unknown.
+func arg(w effects.RegionWrite, o sqltext.Operand) ssa.Value {
+	if o.Kind != sqltext.OpPlaceholder || o.Name != "" || o.Placeholder < 1 || o.Placeholder > len(w.Args) {
+		return nil
+	}
+	return w.Args[o.Placeholder-1]
+}
+
+// sameValue reports whether a stored value and a compared one are the same:
+// the same text, or placeholders bound to the same value.
+func sameValue(w effects.RegionWrite, stored, compared sqltext.Operand) bool {
+	if strings.EqualFold(strings.TrimSpace(stored.Text), strings.TrimSpace(compared.Text)) {
+		return true
+	}
+	a, b := arg(w, stored), arg(w, compared)
+	return a != nil && a == b
+}
+
+// notPinned says what is wrong with a write whose WHERE tests a column it
+// changes without pinning the value it replaces, and what to do.
+func notPinned(p sqltext.ColumnPin) string {
+	col := p.Assign.Column
+	fix := fmt.Sprintf("compare with the value read (AND %s = $old) or change it relatively (%s = %s - $n WHERE %s >= $n)", col, col, col, col)
+	switch {
+	case p.Assign.RefsSelf:
+		fix = fmt.Sprintf("guard the change with its own delta (%s = %s - $n WHERE %s >= $n)", col, col, col)
+	case p.Assign.Value.Kind == sqltext.OpLiteral:
+		fix = fmt.Sprintf("compare with the state it expects (AND %s = …)", col)
+	}
+	return fmt.Sprintf("tests %s (%s %s %s) but does not pin the value it replaces: after the lease expires it can overwrite a newer holder's %s; %s",
+		col, p.Cond.Column, p.Cond.Op, p.Cond.Operand.Text, col, fix)
+}
+
+func assigned(st sqltext.Stmt) map[string]bool {
 	set := make(map[string]bool)
 	for _, a := range st.Set {
 		set[a.Column] = true
 	}
-	for _, c := range st.Where {
-		if fence[c.Column] && set[c.Column] && (c.Op == "<" || c.Op == "<=") {
-			return tokenFenced
-		}
-	}
-	if st.Conditional() {
-		return conditional
-	}
-	if st.WhereOpaque && (len(st.Where) == 0 || mentionsAny(whereText(text), set)) {
-		// Part of the WHERE lockvet could not read (an OR, a hole in a
-		// template) may test the row's state: silence over a guess.
-		return notJudged
-	}
-	return unfenced
+	return set
 }
 
 // whereText is the statement from its last WHERE on, lower-cased.

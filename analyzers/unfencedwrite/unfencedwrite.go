@@ -120,12 +120,12 @@ func run(r *report.Reporter) error {
 	for _, call := range calls {
 		j := jobs[call]
 		for _, w := range j.writes {
-			v := judge(w.Stmt, w.Text, cols, w.Serialized)
+			f := judge(w, j.lock, cols)
 			var fixes []analysis.SuggestedFix
 			if w.SQL != nil {
-				fixes = fenceFix(r.Pass, j.lock, w.SQL, v)
+				fixes = fenceFix(r.Pass, j.lock, w.SQL, f.v)
 			}
-			if checkWrite(r, call, w.Stmt, v, w.Checked, w.Callee, fixes) {
+			if checkWrite(r, call, w, f, fixes) {
 				break // one report per call
 			}
 		}
@@ -134,24 +134,25 @@ func run(r *report.Reporter) error {
 }
 
 // checkWrite reports a write if it needs it, and says whether it did.
-func checkWrite(r *report.Reporter, call ssa.CallInstruction, st sqltext.Stmt, v verdict, checked bool, via string, fixes []analysis.SuggestedFix) bool {
+func checkWrite(r *report.Reporter, call ssa.CallInstruction, w effects.RegionWrite, f finding, fixes []analysis.SuggestedFix) bool {
 	where := ""
-	if via != "" {
-		where = " (in " + via + ")"
+	if w.Callee != "" {
+		where = " (in " + w.Callee + ")"
 	}
 	pos := callPos(call)
 	switch {
-	case v == unfenced && st.Kind == sqltext.Insert && st.OnConflict == "":
+	case f.v == unfenced && w.Stmt.Kind == sqltext.Insert && w.Stmt.OnConflict == "":
 		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can repeat a newer holder's insert; give the row a UNIQUE key and insert with ON CONFLICT DO NOTHING", fixes...)
-		return true
-	case v == unfenced:
+	case f.v == unfenced:
 		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can overwrite a newer holder's work; make it conditional on a fencing token or on the row's state", fixes...)
-		return true
-	case (v == tokenFenced || v == conditional) && !checked:
+	case f.v == lostUpdate, f.v == badToken:
+		r.At(pos, pos, "write"+where+" to "+w.Stmt.Table+" "+f.what)
+	case (f.v == tokenFenced || f.v == conditional) && !w.Checked:
 		r.At(pos, pos, "result of the conditional write"+where+" is ignored: a write the database refused passes as done; check RowsAffected")
-		return true
+	default:
+		return false
 	}
-	return false
+	return true
 }
 
 func callPos(call ssa.CallInstruction) token.Pos {

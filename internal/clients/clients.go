@@ -5,6 +5,8 @@
 // "does lockvet know library X?" is answered by reading this file.
 package clients
 
+import "strings"
+
 // Role is what a call does, as far as locks are concerned.
 type Role int
 
@@ -187,4 +189,24 @@ func Known(path string) bool {
 func IsClient(path string) bool {
 	_, ok := NilErrors[path]
 	return ok
+}
+
+// notTokens are the packages whose values a write may use as its fencing
+// token but that are none: unique or time-ordered values that no lock issues.
+var notTokens = []string{
+	"github.com/google/uuid", "github.com/gofrs/uuid", "github.com/satori/go.uuid",
+	"github.com/rs/xid", "github.com/segmentio/ksuid", "github.com/oklog/ulid",
+	"github.com/bwmarrin/snowflake", "github.com/sony/sonyflake",
+	"time", "math/rand", "math/rand/v2", "crypto/rand", "os",
+}
+
+// NotToken reports whether values made by functions of package path are no
+// fencing token, whatever a write does with them.
+func NotToken(path string) bool {
+	for _, p := range notTokens {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
 }

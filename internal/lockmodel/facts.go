@@ -23,6 +23,10 @@ type WrapperFact struct {
 	// Acquire: where the TTL comes from (a parameter, or the wrapper's own TTL).
 	TTLParam int
 	TTL      TTL
+	// Acquire: the result that carries a fencing token (-1: none), and
+	// whether it is issued with the grant (Op.Grant).
+	Token int
+	Grant bool
 	// Release, Refresh: how ownership is checked.
 	Checked bool
 	TwoStep bool // GET, compare in Go, then DEL
@@ -42,6 +46,12 @@ func (f *WrapperFact) String() string {
 	}
 	if f.Kind == Acquire && f.TTL == TTLNone && f.TTLParam < 0 {
 		b.WriteString(" nottl")
+	}
+	if f.Token >= 0 && f.Kind == Acquire {
+		fmt.Fprintf(&b, " token=r%d", f.Token)
+		if f.Grant {
+			b.WriteString(" granted")
+		}
 	}
 	if f.Checked {
 		b.WriteString(" checked")

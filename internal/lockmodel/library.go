@@ -26,7 +26,7 @@ func libraryOps(b *opBuilder, row *clients.Func, obj *types.Func, recv ssa.Value
 		op.Checked = true
 	case clients.LockHeader:
 		op = b.op(Count, obj.Name(), recv)
-		op.Token = true
+		op.Token, op.Grant = true, true
 	case clients.LockObtain:
 		op = resultOp(b, Acquire, obj.Name(), 0)
 	case clients.LockCancel:

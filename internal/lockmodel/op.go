@@ -50,9 +50,13 @@ type Op struct {
 	TwoStep bool      // Release: a GET compared in Go decides whether it runs
 	Script  bool      // the command is a Lua script
 	Library bool      // a lock library's call (redsync, bsm/redislock, …)
-	// Token: the operation's result is a fencing token (a Lua script that
-	// returns an INCR, an INCR, etcd's revision).
-	Token bool
+	// Token: the operation's result is a fencing token candidate (a Lua
+	// script that returns an INCR, an INCR, etcd's revision), in result
+	// TokenResult of its call. Grant: it is issued atomically with the
+	// lock's grant, as a fencing token must be; an INCR in a round trip of
+	// its own is not.
+	Token, Grant bool
+	TokenResult  int
 	// Confirmed: an acquisition whose result is dropped, but whose key is read
 	// back at once and compared with the stored value. Confirms: that read.
 	Confirmed, Confirms bool

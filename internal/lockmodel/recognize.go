@@ -411,7 +411,7 @@ func (b *opBuilder) scriptOps(src string, keys, args []ssa.Value) {
 			ttl = TTLSet
 		}
 		op := b.op(Acquire, "script", keys[0])
-		op.Value, op.TTL, op.Script, op.Token = argv(s.ValueArg), ttl, true, s.Token
+		op.Value, op.TTL, op.Script, op.Token, op.Grant = argv(s.ValueArg), ttl, true, s.Token, s.Token
 	}
 	switch {
 	case s.CompareAndDelete:
@@ -431,7 +431,7 @@ func wrapperOp(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *
 	op := &Op{
 		Kind: f.Kind, Instr: instr, Fn: fn, Key: instantiate(f.Key, args),
 		Command: obj.Name(), Checked: f.Checked, TwoStep: f.TwoStep, TTL: f.TTL, NilIsError: true,
-		Via: obj, Fact: f,
+		Via: obj, Fact: f, Token: f.Token >= 0, Grant: f.Grant, TokenResult: f.Token,
 	}
 	if f.ValueParam >= 0 && f.ValueParam < len(args) {
 		op.Value = args[f.ValueParam]

@@ -1,10 +1,6 @@
 package lockmodel
 
-import (
-	"go/token"
-
-	"golang.org/x/tools/go/ssa"
-)
+import "golang.org/x/tools/go/ssa"
 
 // Region is the code that runs while a lock is held: from the acquisition to
 // each release on the way, or to the function's end when the release is
@@ -197,49 +193,4 @@ func (l *Lock) Own() map[ssa.Instruction]bool {
 		own[l.Expire.Instr] = true
 	}
 	return own
-}
-
-// TokenValues returns the values that carry this lock's fencing token: what
-// the acquiring script returned, an INCR taken under the lock, etcd's
-// Header().Revision.
-func (l *Lock) TokenValues() []ssa.Value {
-	var out []ssa.Value
-	for _, op := range l.Tokens {
-		if call, ok := op.Instr.(*ssa.Call); ok {
-			out = derived(call, out, 0)
-		}
-	}
-	return out
-}
-
-// derived collects v and the values read from it: the reply of a command
-// object (Val, Result, Int64), a redigo conversion, a Revision field.
-func derived(v ssa.Value, out []ssa.Value, depth int) []ssa.Value {
-	out = append(out, v)
-	if depth > 6 || v.Referrers() == nil {
-		return out
-	}
-	for _, ref := range *v.Referrers() {
-		switch r := ref.(type) {
-		case *ssa.Extract:
-			if r.Index == 0 {
-				out = derived(r, out, depth+1)
-			}
-		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
-			out = derived(r.(ssa.Value), out, depth+1)
-		case *ssa.FieldAddr:
-			if fieldName(r.X.Type(), r.Field) == "Revision" {
-				out = derived(r, out, depth+1)
-			}
-		case *ssa.UnOp:
-			if r.Op == token.MUL {
-				out = derived(r, out, depth+1)
-			}
-		case *ssa.Call:
-			if derivesReply(r, v) {
-				out = derived(r, out, depth+1)
-			}
-		}
-	}
-	return out
 }

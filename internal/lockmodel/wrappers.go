@@ -22,7 +22,7 @@ func deriveFacts(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperF
 			continue
 		}
 		markTwoStep(ops)
-		f := wrapperFact(ops)
+		f := wrapperFact(fn, ops)
 		if f == nil {
 			continue
 		}
@@ -34,7 +34,7 @@ func deriveFacts(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperF
 	return changed
 }
 
-func wrapperFact(ops []*Op) *WrapperFact {
+func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 	for _, op := range ops {
 		if op.Kind == Read || op.Kind == Count || !isTemplate(op.Key) || selfContained(op, ops) {
 			continue
@@ -42,10 +42,11 @@ func wrapperFact(ops []*Op) *WrapperFact {
 		f := &WrapperFact{
 			Kind: op.Kind, Key: op.Key, Command: op.Command,
 			ValueParam: paramIndex(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
-			Checked: op.Checked, TwoStep: op.TwoStep,
+			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1,
 		}
 		if op.Kind == Acquire {
 			f.ConstValue = op.ConstValue()
+			f.Token, f.Grant = returnedToken(fn, op, ops)
 		}
 		if op.Fact != nil {
 			f.Command = op.Fact.Command

@@ -224,6 +224,12 @@ var whereStops = []string{
 
 func parse(src string, toks []token) Stmt {
 	st := Stmt{Placeholders: numberParams(src, toks)}
+	for _, t := range toks {
+		if t.kind == tParam && t.end > t.start {
+			st.PlaceholderStyle = src[t.start : t.start+1]
+			break
+		}
+	}
 	p := newParser(src, toks)
 	lo := 0
 	// A statement wrapped in parentheses, as in (SELECT ...) UNION ...,

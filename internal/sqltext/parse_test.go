@@ -344,6 +344,7 @@ func TestParse(t *testing.T) {
 	for _, c := range parseCases {
 		t.Run(c.name, func(t *testing.T) {
 			got := Parse(c.src)
+			got.PlaceholderStyle = "" // TestPlaceholderStyle's
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Parse(%q)\n got %+v\nwant %+v", c.src, got, c.want)
 			}
@@ -392,6 +393,22 @@ func TestKind(t *testing.T) {
 	for k, w := range want {
 		if k.String() != w.name || k.Writes() != w.writes {
 			t.Errorf("%d: String %q Writes %v, want %q %v", int(k), k.String(), k.Writes(), w.name, w.writes)
+		}
+	}
+}
+
+func TestPlaceholderStyle(t *testing.T) {
+	for src, want := range map[string]string{
+		`UPDATE t SET a = $1 WHERE id = $2`:           "$3",
+		`INSERT INTO t (a, b) VALUES (?, ?)`:          "?",
+		`UPDATE t SET a = :a WHERE id = :id`:          ":expected",
+		`UPDATE t SET a = @a WHERE id = @id`:          "@expected",
+		`UPDATE t SET a = 1 WHERE id = 2`:             "$1",
+		`SELECT 1`:                                    "$1",
+		`UPDATE t SET a = $1::int WHERE id = ANY($2)`: "$3",
+	} {
+		if got := Parse(src).NextPlaceholder("expected"); got != want {
+			t.Errorf("NextPlaceholder(%q) = %q, want %q", src, got, want)
 		}
 	}
 }

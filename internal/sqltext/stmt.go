@@ -162,29 +162,7 @@ type Stmt struct {
 	// Placeholders counts the distinct placeholders: every `?`, each
 	// distinct number of $n-style ones, each distinct name of named ones.
 	Placeholders int
-}
-
-// Conditional reports whether an update's WHERE tests a column its SET changes
-// (… SET status = 'PAID' WHERE status = 'PENDING', a version, a fencing token):
-// of callers racing on one row, only the first finds it as the WHERE expects.
-// For an upsert this is its DO UPDATE part.
-func (st Stmt) Conditional() bool {
-	if st.Kind != Update && st.Kind != Merge && (st.Kind != Insert || st.OnConflict != "update") {
-		return false
-	}
-	for _, c := range st.Where {
-		for _, a := range st.Set {
-			if a.Column == c.Column {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// AdmitsOne reports whether, of callers racing to make the same change, the
-// statement lets only the first change a row: a conditional update, or an
-// INSERT … ON CONFLICT DO NOTHING.
-func (st Stmt) AdmitsOne() bool {
-	return st.Conditional() || st.Kind == Insert && st.OnConflict == "nothing"
+	// PlaceholderStyle is how the first placeholder starts: "$" ($1), "?",
+	// ":" or "@" (named), or another lead character; "" if there is none.
+	PlaceholderStyle string
 }

@@ -21,7 +21,7 @@ var unlock = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then retu
 func payOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) error {
 	key := fmt.Sprintf("lock:order:%d", id)
 	token := uuid.NewString()
-	if ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result(); err != nil || !ok { // want `lock only guards database work: read, check and update orders in one conditional UPDATE \(… AND status = \$2\) and check RowsAffected`
+	if ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result(); err != nil || !ok { // want `lock only guards database work: read, check and update orders in one conditional UPDATE \(… WHERE id = \$1 AND status = \$2\) and check RowsAffected`
 		return errBusy
 	}
 	defer unlock.Run(ctx, rdb, []string{key}, token)
@@ -40,7 +40,7 @@ func payOrder(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) erro
 func claimCoupon(ctx context.Context, rdb *redis.Client, db *sql.DB, user, coupon int64) error {
 	key := fmt.Sprintf("lock:coupon:%d:%d", user, coupon)
 	token := uuid.NewString()
-	if ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result(); err != nil || !ok { // want `lock only guards database work: a UNIQUE constraint on claims with INSERT … ON CONFLICT DO NOTHING replaces the check-then-insert`
+	if ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result(); err != nil || !ok { // want `lock only guards database work: a UNIQUE constraint on claims \(user_id, coupon_id\) with INSERT … ON CONFLICT DO NOTHING replaces the check-then-insert`
 		return errBusy
 	}
 	defer unlock.Run(ctx, rdb, []string{key}, token)

@@ -30,7 +30,8 @@ func unlock(ctx context.Context, rdb *redis.Client, key, token string) {
 	unlockScript.Run(ctx, rdb, []string{key}, token)
 }
 
-// A fencing token from an INCR taken under the lock.
+// An INCR in a round trip of its own after the lock is taken is no fencing
+// token: a holder that pauses before it draws a newer one than its successor.
 
 func incrFenced(ctx context.Context, rdb *redis.Client, db *sql.DB, id string) error {
 	owner := lock(ctx, rdb, "lock:job:"+id)
@@ -42,7 +43,7 @@ func incrFenced(ctx context.Context, rdb *redis.Client, db *sql.DB, id string) e
 	if err != nil {
 		return err
 	}
-	res, err := db.ExecContext(ctx, `UPDATE jobs SET state = 'DONE', fencing_token = $2 WHERE id = $1 AND fencing_token < $2`, id, fence)
+	res, err := db.ExecContext(ctx, `UPDATE jobs SET state = 'DONE', fencing_token = $2 WHERE id = $1 AND fencing_token < $2`, id, fence) // want `write to jobs compares fencing_token with an INCR taken after the lock, which is not a fencing token: a holder that pauses before it draws a newer token than its successor's; INCR in the script that takes the lock and use its result`
 	if err != nil {
 		return err
 	}
@@ -62,7 +63,7 @@ func incrFencedIgnored(ctx context.Context, rdb *redis.Client, db *sql.DB, id st
 	if err != nil {
 		return err
 	}
-	_, err = db.ExecContext(ctx, `UPDATE jobs SET state = 'DONE', fencing_token = $2 WHERE id = $1 AND fencing_token < $2`, id, fence) // want `result of the conditional write is ignored: a write the database refused passes as done; check RowsAffected`
+	_, err = db.ExecContext(ctx, `UPDATE jobs SET state = 'DONE', fencing_token = $2 WHERE id = $1 AND fencing_token < $2`, id, fence) // want `write to jobs compares fencing_token with an INCR taken after the lock`
 	return err
 }
 
