@@ -16,16 +16,19 @@ import (
 )
 
 // fenceFix adds the fence to a constant PostgreSQL UPDATE written as a literal
-// at the call, when the lock's token is a variable in scope there:
-// `, col = $n` after the SET list, ` AND col < $n` after the WHERE, and the
-// token as the last argument.
+// at the call, when the token the lock's grant issued is a variable in scope
+// there: `, col = $n` after the SET list, ` AND col < $n` after the WHERE,
+// the token as the last argument, and, when the code does not look at the
+// row count yet, a check that turns a refused write into an error (see
+// rowsCheck). Without a way to add that check it offers no fix: a fenced
+// write whose refusal passes as success is no fix.
 func fenceFix(pass *analysis.Pass, l *lockmodel.Lock, c *sqlcall.Call, v verdict) []analysis.SuggestedFix {
 	if l == nil || v != unfenced || c.Stmt.Kind != sqltext.Update || !c.Known || !c.Stmt.HasWhere || c.Stmt.WhereOpaque {
 		return nil
 	}
 	col := fence[0]
 	tok := tokenIdent(pass, l)
-	file, call, _ := edit.CallAt(pass, callPos(c.Instr))
+	file, call, path := edit.CallAt(pass, callPos(c.Instr))
 	if tok == nil || file == nil || call == nil || call.Ellipsis.IsValid() || !visible(pass, tok, call.Pos()) {
 		return nil
 	}
@@ -56,6 +59,13 @@ func fenceFix(pass *analysis.Pass, l *lockmodel.Lock, c *sqlcall.Call, v verdict
 	if store {
 		last := call.Args[len(call.Args)-1]
 		edits = append(edits, analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(", " + tok.Name)})
+	}
+	if !sqlcall.ResultChecked(c) {
+		check, ok := rowsCheck(pass, file, call, path)
+		if !ok {
+			return nil
+		}
+		edits = append(edits, check...)
 	}
 	return []analysis.SuggestedFix{{Message: "fence the write with the lock's token", TextEdits: edits}}
 }
@@ -98,10 +108,13 @@ func literal(call *ast.CallExpr, text string) *ast.BasicLit {
 	return nil
 }
 
-// tokenIdent finds the variable the lock's token is assigned to:
-// `token, err := fence.Run(…).Int64()`.
+// tokenIdent finds the variable the token the lock's grant issued is
+// assigned to: `token, err := fence.Run(…).Int64()`.
 func tokenIdent(pass *analysis.Pass, l *lockmodel.Lock) *ast.Ident {
 	for _, op := range l.Tokens {
+		if !op.Grant {
+			continue
+		}
 		_, _, path := edit.CallAt(pass, op.Pos())
 		for _, n := range path {
 			as, ok := n.(*ast.AssignStmt)

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,20 +11,34 @@ import (
 )
 
 // TestFixesCompile applies every suggested fix lockvet offers on its whole test
-// module, then checks that the result still compiles and that fixing again
-// changes nothing.
+// module, then checks that the result still compiles, that what was fixed is
+// no longer reported, and that fixing again changes nothing.
 func TestFixesCompile(t *testing.T) {
 	src := testcases.Dir(t)
 	dir := filepath.Join(t.TempDir(), "src")
 	if out, err := exec.Command("cp", "-r", src, dir).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v\n%s", err, out)
 	}
+	before := sarifCounts(t, dir)
 	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 && code != 3 {
 		t.Fatalf("lockvet -fix: exit %d\n%s", code, out)
 	}
 	once := snapshot(t, dir)
 	if out, code := run(t, dir, "go", "build", "./..."); code != 0 {
 		t.Fatalf("fixed code does not compile:\n%s", out)
+	}
+	after := sarifCounts(t, dir)
+	fixable := 0
+	for _, n := range before {
+		fixable += n.fixable
+	}
+	if fixable == 0 {
+		t.Fatal("no finding in the test module comes with a fix")
+	}
+	for k, n := range before {
+		if n.fixable > 0 && after[k].all > n.all-n.fixable {
+			t.Errorf("%s: %d %s findings, %d with a fix; after -fix still %d", k.file, n.all, k.rule, n.fixable, after[k].all)
+		}
 	}
 	if out, code := run(t, dir, bin, "-fix", "./..."); code != 0 && code != 3 {
 		t.Fatalf("second lockvet -fix: exit %d\n%s", code, out)
@@ -37,6 +52,46 @@ func TestFixesCompile(t *testing.T) {
 	if orig := snapshot(t, src); equal(orig, once) {
 		t.Error("-fix changed nothing: the test module offers no fix")
 	}
+}
+
+type sarifKey struct{ file, rule string }
+
+type sarifCount struct{ all, fixable int }
+
+// sarifCounts counts the findings in dir by file and check, and those of
+// them that come with a fix.
+func sarifCounts(t *testing.T, dir string) map[sarifKey]sarifCount {
+	out, code := runOut(t, dir, bin, "-f", "sarif", "./...")
+	if code != 0 && code != 3 {
+		t.Fatalf("lockvet -f sarif: exit %d\n%s", code, out)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+					}
+				}
+				Fixes []json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("sarif: %v", err)
+	}
+	counts := make(map[sarifKey]sarifCount)
+	for _, r := range log.Runs[0].Results {
+		k := sarifKey{r.Locations[0].PhysicalLocation.ArtifactLocation.URI, r.RuleID}
+		c := counts[k]
+		c.all++
+		if len(r.Fixes) > 0 {
+			c.fixable++
+		}
+		counts[k] = c
+	}
+	return counts
 }
 
 func snapshot(t *testing.T, dir string) map[string]string {

@@ -60,6 +60,24 @@ func run(t *testing.T, dir, name string, args ...string) (string, int) {
 	return out.String(), 0
 }
 
+// runOut is run, with stdout alone in the output.
+func runOut(t *testing.T, dir, name string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return out.String(), exit.ExitCode()
+	}
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, errs.String())
+	}
+	return out.String(), 0
+}
+
 // The findings on the bundled examples, whichever way lockvet is run.
 var wantFindings = []string{
 	"naive/naive.go:21:22: lock value is a constant",
