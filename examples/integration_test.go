@@ -26,6 +26,7 @@ import (
 	"github.com/lockvet/lockvet/examples/internal/servers"
 	"github.com/lockvet/lockvet/examples/naive"
 	"github.com/lockvet/lockvet/examples/ownerchecked"
+	"github.com/lockvet/lockvet/examples/separateincr"
 	"github.com/lockvet/lockvet/examples/uniquetask"
 )
 
@@ -33,17 +34,26 @@ import (
 const points = 10
 
 // A worker is one process running an example: its own connections, and what
-// the carrier tells it (fenced asks the carrier).
+// the carrier tells it (fenced and separateincr ask the carrier).
 type worker struct {
 	rdb     *redis.Client
 	db      *sql.DB
 	carrier carrier
 }
 
-// carrier answers every question about a parcel with one status.
-type carrier string
+// carrier answers every question about a parcel with one status; for the
+// worker that pauses, it pauses once it has answered, as a slow reply would.
+type carrier struct {
+	status string
+	pause  *pause
+}
 
-func (c carrier) Status(context.Context, int64) (string, error) { return string(c), nil }
+func (c carrier) Status(ctx context.Context, _ int64) (string, error) {
+	if c.pause != nil {
+		c.pause.here(ctx)
+	}
+	return c.status, nil
+}
 
 // An example is one of the packages, as the test drives it.
 type example struct {
@@ -72,6 +82,11 @@ var examples = []example{{
 	dir: "fenced", leases: 1, check: synced, loses: fenced.ErrStale,
 	run: func(ctx context.Context, w worker, id int64) error {
 		return fenced.SyncStatus(ctx, w.rdb, w.db, w.carrier, id)
+	},
+}, {
+	dir: "separateincr", leases: 1, check: synced,
+	run: func(ctx context.Context, w worker, id int64) error {
+		return separateincr.SyncStatus(ctx, w.rdb, w.db, w.carrier, id)
 	},
 }, {
 	dir: "conditional", check: credited, loses: conditional.ErrAlreadyPaid,
@@ -187,9 +202,9 @@ func (l lab) replay(ctx context.Context, t *testing.T, ex example, id int64) (er
 		t.Fatal(err)
 	}
 	p := &pause{reached: make(chan struct{}), resume: make(chan struct{})}
-	a := worker{rdb: redisClient(t, l.redisAddr), db: openDB(t, l.dsn, p), carrier: "SHIPPED"}
+	a := worker{rdb: redisClient(t, l.redisAddr), db: openDB(t, l.dsn, p), carrier: carrier{"SHIPPED", p}}
 	// B asks the carrier after A did, and hears the newer status.
-	b := worker{rdb: redisClient(t, l.redisAddr), db: openDB(t, l.dsn, nil), carrier: "DELIVERED"}
+	b := worker{rdb: redisClient(t, l.redisAddr), db: openDB(t, l.dsn, nil), carrier: carrier{status: "DELIVERED"}}
 	doneA, doneB := make(chan error, 1), make(chan error, 1)
 
 	go func() { doneA <- ex.run(ctx, a, id) }()
@@ -251,24 +266,29 @@ func (l lab) expireLeases(ctx context.Context, t *testing.T) int {
 	return n
 }
 
-// pause stops a worker just before its first write is sent to the database,
-// until resume is closed.
+// pause stops a worker once, until resume is closed: just after the carrier
+// answers it, or just before its first write is sent to the database,
+// whichever comes first.
 type pause struct {
 	once    sync.Once
 	reached chan struct{}
 	resume  chan struct{}
 }
 
+func (p *pause) here(ctx context.Context) {
+	p.once.Do(func() {
+		close(p.reached)
+		select {
+		case <-p.resume:
+		case <-ctx.Done():
+		}
+	})
+}
+
 func (p *pause) TraceQueryStart(ctx context.Context, _ *pgx.Conn, q pgx.TraceQueryStartData) context.Context {
 	verb, _, _ := strings.Cut(strings.TrimSpace(q.SQL), " ")
 	if verb := strings.ToUpper(verb); verb == "UPDATE" || verb == "INSERT" {
-		p.once.Do(func() {
-			close(p.reached)
-			select {
-			case <-p.resume:
-			case <-ctx.Done():
-			}
-		})
+		p.here(ctx)
 	}
 	return ctx
 }

@@ -15,19 +15,24 @@
 // unfencedwrite defines it) writes SQL and otherwise only reads SQL and
 // computes: no HTTP or gRPC call, no message published, no file written, no
 // other Redis command, and no call whose effects lockvet cannot see (an
-// interface method, a func value, a package without a summary). The message
-// names the replacement that fits what the region does:
+// interface method, a func value, a package without a summary). It stays
+// silent when a write uses the fencing token the lock's grant issued: without
+// the lock there is no token, and two workers that each drew one would both
+// succeed. The message names the replacement that fits what the region does,
+// spelled in the statement's own table, columns and placeholder style:
 //
 //   - reads a row of a table, then updates that table: one conditional UPDATE
-//     (… WHERE id = $1 AND status = 'PENDING'); RowsAffected == 1 means you won;
-//   - reads a table, then inserts into it: a UNIQUE constraint with INSERT … ON
-//     CONFLICT DO NOTHING (MySQL: INSERT IGNORE);
+//     (… WHERE id = $1 AND status = $2, or ? on MySQL); RowsAffected == 1
+//     means you won;
+//   - reads a table, then inserts into it: a UNIQUE constraint on the columns
+//     the read looked up (user_id, coupon_id) with INSERT … ON CONFLICT DO
+//     NOTHING (MySQL: INSERT IGNORE);
 //   - writes in a loop (a whole job): a UNIQUE-keyed task table, or a database
 //     advisory lock (pg_advisory_xact_lock);
-//   - already makes a conditional write (or an INSERT … ON CONFLICT DO NOTHING)
-//     whose row count decides who goes on, and writes the rest only for the
-//     winner (see unfencedwrite): the database serializes it already, drop the
-//     lock;
+//   - already makes a claim, a compare-and-set that admits one caller (or an
+//     INSERT … ON CONFLICT DO NOTHING) whose row count decides who goes on,
+//     and writes the rest only for the winner (see unfencedwrite): the
+//     database serializes it already, drop the lock;
 //   - otherwise: SELECT … FOR UPDATE in a transaction.
 //
 // Bad:
@@ -54,7 +59,8 @@
 //
 // Look-alikes left alone: a region that also calls an HTTP or gRPC API,
 // publishes to a broker, writes a file, or calls something lockvet cannot see
-// into (the lock may be earned there), and a SET NX that is never released (a
+// into (the lock may be earned there), at any depth of calls; a region whose
+// write is fenced by the lock's token; and a SET NX that is never released (a
 // dedup marker, not a lock).
 //
 // No fix is suggested: the rewrite changes the shape of the code, and only its

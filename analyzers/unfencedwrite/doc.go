@@ -20,29 +20,67 @@
 // it under a lock it holds (WithLock(ctx, key, func() error { … })), is fine
 // when:
 //
-//  1. it is fenced: its WHERE compares a fencing-token column with the lock's
-//     token, and it stores the token (SET fencing_token = $1 … WHERE id = $2 AND
-//     fencing_token < $1), the token coming from a monotonic source tied to the
-//     lock (a Lua script that INCRs, an INCR taken under the lock, etcd's
-//     revision);
-//  2. it is conditional: its WHERE tests a column its SET assigns (status =
-//     'PENDING' → 'PAID', version = $v → version + 1, stock > 0 → stock - 1), or
-//     it is an INSERT … ON CONFLICT;
+//  1. it is fenced by a fencing token: it stores the token and its WHERE
+//     refuses an older one (SET fencing_token = $2 … WHERE id = $1 AND
+//     fencing_token < $2), with the same placeholder (or the same value) in
+//     both places, and the value that placeholder binds is a token the lock
+//     service issued atomically with this lock's grant;
+//  2. it is a compare-and-set: its WHERE pins the prior state of something its
+//     SET changes (see below), or it is an INSERT … ON CONFLICT DO NOTHING;
 //  3. it runs in a transaction that first locked the row (SELECT … FOR UPDATE);
-//  4. another write decided that this caller won: a conditional write (or an
-//     INSERT … ON CONFLICT DO NOTHING) whose row count the code branches on,
-//     with this write on the branch a count of 1 takes and 0 does not, or
-//     before it in its transaction, which the loser does not commit.
-//
-// Case 4 is the claim: only the winner goes on.
-//
-//	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1 AND status = 'PENDING'`, id)
-//	…
-//	if n, _ := res.RowsAffected(); n != 1 { return errAlreadyPaid }
-//	tx.ExecContext(ctx, `UPDATE accounts SET points = points + 10 WHERE id = $1`, id)
+//  4. another write decided that this caller won: a compare-and-set that admits
+//     one caller (or an INSERT … ON CONFLICT DO NOTHING) whose row count the
+//     code branches on, with this write on the branch a count of 1 takes and 0
+//     does not, or before it in its transaction, which the loser does not
+//     commit. The claim may be made in a callee: a function whose claim
+//     decides its result (ErrAlreadyPaid on 0 rows, false, or the row count
+//     itself) carries that as a fact, and code on the caller's winning branch
+//     is serialized. Code on the losing branch, or after the caller drops the
+//     answer (_ = repo.MarkPaid(…), or only logs it), is not, and the claim is
+//     then reported as ignored.
 //
 // In cases 3 and 4, a call of a function that is given the transaction counts
 // as a write in it.
+//
+// What counts as a fencing token. The value the compared placeholder binds is
+// followed back, through variables, conversions, reply readers (Val, Int64,
+// redigo's converters), strconv formatting and the parameters of the functions
+// that make the write. It is a fencing token when it comes from:
+//
+//   - the script that takes the lock and INCRs a counter in the same script
+//     (it returns the count);
+//   - etcd's revision of the lock (Mutex.Header().Revision, GetRevision());
+//   - an in-house lock function that returns one of those (its fact says which
+//     result carries the token).
+//
+// It is reported, naming what it is, when it comes from an INCR sent in a
+// round trip of its own after the lock was taken (a holder that pauses before
+// its INCR draws a larger token than its successor, and its stale write
+// passes), from the value the lock stores (an owner id), from a UUID, a
+// timestamp, a random number or a constant, or from a parameter of the
+// function that takes the lock (it cannot have come from this grant). A value
+// lockvet cannot follow (a struct field, a map, a call it does not know) is
+// taken as a token. A write that compares the token column with another
+// operand than the one it stores, or never stores the token, is reported too.
+// -fence names the token columns; a comparison on any other column is judged
+// as a compare-and-set.
+//
+// What counts as a compare-and-set. The WHERE pins the prior state of a column
+// the SET changes:
+//
+//   - equality with an expected state or a value read before (status =
+//     'PENDING' → 'PAID', balance = $old → $new, version = $v → version + 1),
+//     IN a list of states, IS NULL (claimed_by IS NULL → $me), or a negative
+//     test that excludes the value written (status <> 'PAID' → 'PAID');
+//   - an ordering the write advances (version < $n storing $n);
+//   - a lapsed lease taken over (locked_until < now());
+//   - a relative change guarded by its own delta (SET stock = stock - $1
+//     WHERE stock >= $1, stock - 1 WHERE stock > 0, used + 1 WHERE used < cap).
+//
+// Only the first and third let one caller through (a claim, case 4). A WHERE
+// that tests a changed column without pinning it is a lost update and is
+// reported: SET balance = $2 WHERE id = $1 AND balance >= 0, with $2 computed
+// from an earlier read, lets a stale holder overwrite the newer balance.
 //
 // Any other INSERT, UPDATE, REPLACE or MERGE is reported. A fenced or
 // conditional write whose outcome is never looked at (RowsAffected, the rows an
@@ -54,23 +92,33 @@
 //
 //	db.ExecContext(ctx, `UPDATE orders SET status = 'PAID' WHERE id = $1`, id)
 //
+//	rdb.SetNX(ctx, key, owner, 10*time.Second)
+//	token := rdb.Incr(ctx, "fence:"+key).Val() // drawn after the grant
+//	db.ExecContext(ctx, `UPDATE orders SET status = 'PAID', fencing_token = $2
+//		WHERE id = $1 AND fencing_token < $2`, id, token)
+//
 // Good:
 //
+//	token, err := acquire.Run(ctx, rdb, []string{key, "fence:" + key}, owner, 10000).Int64() // SET NX and INCR in one script
+//	…
 //	res, err := db.ExecContext(ctx, `UPDATE orders SET status = 'PAID', fencing_token = $2
 //		WHERE id = $1 AND fencing_token < $2`, id, token)
 //	if n, _ := res.RowsAffected(); n != 1 { … a newer holder won … }
 //
-// When the lock yields a token that is in scope and the statement is a constant
-// PostgreSQL UPDATE, the suggested fix adds the fence. DELETEs are not reported:
-// repeating one is harmless. Writes that lockvet cannot read (SQL text built at
-// run time, gorm Updates with a struct, Save) are not reported either, nor is
-// an UPDATE whose WHERE it cannot read at all (a top-level OR, a condition
-// spliced into a fmt.Sprintf template).
+// When the lock's grant yields a token that is in scope and the statement is a
+// constant PostgreSQL UPDATE assigned as `_, err = db.ExecContext(…)` (or its
+// result named), the suggested fix adds the fence and a check that turns a
+// refused write into an error. DELETEs are not reported: repeating one is
+// harmless. Writes that lockvet cannot read (SQL text built at run time, gorm
+// Updates with a struct, Save) are not reported either, nor is an UPDATE whose
+// WHERE it cannot read at all (a top-level OR, a condition spliced into a
+// fmt.Sprintf template).
 //
 // Flags:
 //
-//	-fence=fencing_token   comma-separated names of fencing-token columns; the
-//	                       fix writes the first
+//	-fence=fencing_token   comma-separated names of fencing-token columns: a
+//	                       comparison on them must carry a token issued with
+//	                       the grant; the fix writes the first
 //
 // Locks taken by in-house helpers named with -lockmodel.acquire and
 // -lockmodel.release (a lock service lockvet cannot see into) are judged too.

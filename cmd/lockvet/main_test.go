@@ -88,6 +88,7 @@ var wantFindings = []string{
 	"ownerchecked/ownerchecked.go:42:25: unfenced write under a TTL lock",
 	"naive/naive.go:21:22: lock only guards database work",
 	"ownerchecked/ownerchecked.go:30:22: lock only guards database work",
+	"separateincr/separateincr.go:60:28: write to orders compares fencing_token with an INCR taken after the lock",
 }
 
 func TestStandalone(t *testing.T) {
