@@ -34,7 +34,6 @@ import (
 
 	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lazyssa"
-	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/sqlcall"
 	"github.com/lockvet/lockvet/internal/sqltext"
 )
@@ -44,7 +43,7 @@ var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:       "effects",
 	Doc:        "summarise the SQL and external effects of each function, across packages",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{lazyssa.Analyzer, sqlcall.Analyzer, lockmodel.Analyzer},
+	Requires:   []*analysis.Analyzer{lazyssa.Analyzer, sqlcall.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(Summary), new(packageFact), new(failed)},
 })
@@ -184,7 +183,6 @@ type Result struct {
 	// with summaries.
 	Of map[ssa.CallInstruction]*Summary
 
-	model   *lockmodel.Model
 	mu      sync.Mutex
 	regions map[any]*Region
 }
@@ -193,7 +191,6 @@ func run(pass *analysis.Pass) (any, error) {
 	res := &Result{
 		SQL:     pass.ResultOf[sqlcall.Analyzer].(*sqlcall.Result),
 		Of:      map[ssa.CallInstruction]*Summary{},
-		model:   pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model),
 		regions: map[any]*Region{},
 	}
 	if !relevant(pass) {

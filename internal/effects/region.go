@@ -123,24 +123,39 @@ func claimLooked(call ssa.CallInstruction, c *Claim) bool {
 		return true
 	}
 	v := resultOf(call, c.Result)
-	if v == nil || v.Referrers() == nil {
+	return v != nil && handedOn(v, 0)
+}
+
+// handedOn reports whether v leaves for code that may look at it: a return,
+// a store, a send, or a call that is not a logger's, also as one of a
+// variadic call's arguments.
+func handedOn(v ssa.Value, depth int) bool {
+	if depth > 4 || v.Referrers() == nil {
 		return false
 	}
 	for _, ref := range *v.Referrers() {
 		switch x := ref.(type) {
-		case *ssa.Return, *ssa.Store, *ssa.MapUpdate, *ssa.Send:
+		case *ssa.Return, *ssa.MapUpdate, *ssa.Send:
 			return true
 		case ssa.CallInstruction:
 			if !logs(x) {
 				return true
 			}
-		case *ssa.MakeInterface:
-			if x.Referrers() != nil {
-				for _, r := range *x.Referrers() {
-					if call, ok := r.(ssa.CallInstruction); ok && !logs(call) {
-						return true
-					}
-				}
+		case *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.ChangeType:
+			if handedOn(x.(ssa.Value), depth+1) {
+				return true
+			}
+		case *ssa.Store:
+			ia, ok := x.Addr.(*ssa.IndexAddr)
+			if !ok {
+				return true // into a variable or a field: whoever reads it may look
+			}
+			if handedOn(ia.X, depth+1) {
+				return true
+			}
+		case *ssa.Slice:
+			if handedOn(x, depth+1) {
+				return true
 			}
 		}
 	}

@@ -55,17 +55,21 @@ var osWrites = map[string]bool{
 
 // loggers are the packages whose calls only log what they are given.
 var loggers = []string{
-	"fmt", "log", "go.uber.org/zap", "github.com/sirupsen/logrus", "github.com/rs/zerolog",
+	"log", "go.uber.org/zap", "github.com/sirupsen/logrus", "github.com/rs/zerolog",
 	"github.com/zeromicro/go-zero/core/logx",
 }
 
-// logs reports whether call is a logger's.
+// logs reports whether call is a logger's, or fmt's printing: not
+// fmt.Errorf, which hands the error on.
 func logs(call ssa.CallInstruction) bool {
 	obj, _, _ := ssautil.Callee(call.Common())
 	if obj == nil || obj.Pkg() == nil {
 		return false
 	}
 	p := obj.Pkg().Path()
+	if p == "fmt" {
+		return strings.Contains(strings.ToLower(obj.Name()), "print")
+	}
 	return slices.ContainsFunc(loggers, func(l string) bool { return p == l || strings.HasPrefix(p, l+"/") })
 }
 

@@ -7,6 +7,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"time"
 
@@ -129,4 +130,15 @@ func (s *Service) HoldIgnored(ctx context.Context, id, seat int64) error {
 	defer s.unlock(ctx, "lock:order", token)
 	s.orders.Hold(ctx, seat, token)    // want `result of the conditional write \(in Hold\) is ignored`
 	return s.orders.Credit(ctx, id, 1) // want `unfenced write \(in Credit\) under a TTL lock`
+}
+
+// The claim's answer handed on, wrapped: the caller of PayWrapped decides.
+func (s *Service) PayWrapped(ctx context.Context, id int64) error {
+	token, ok := s.lock(ctx, "lock:order")
+	if !ok {
+		return nil
+	}
+	defer s.unlock(ctx, "lock:order", token)
+	err := s.orders.MarkPaid(ctx, id)
+	return fmt.Errorf("pay %d: %w", id, err)
 }
