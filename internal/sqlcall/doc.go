@@ -34,8 +34,9 @@
 // package's functions that return one text (ReturnedText). A Sprintf verb
 // whose argument is a constant is formatted; any other becomes an identifier
 // __hole1__, __hole2__, … so that the statement still parses. Text from other
-// packages comes through the TextOf hook, which the caller fills from its
-// facts, exported with ReturnedText and VarText. Text that is not read leaves
+// packages comes through the TextOf hook; the pass (Analyzer) fills it from
+// its QueryText facts, which it exports for the package's exported functions
+// and variables with ReturnedText and VarText. Text that is not read leaves
 // the call recognized, with Known false and Stmt zero.
 //
 // # gorm
