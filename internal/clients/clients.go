@@ -11,22 +11,10 @@ import "strings"
 type Role int
 
 const (
-	None          Role = iota
-	SetIfAbsent        // key, value, ttl: SETNX with an optional TTL
-	SetWithArgs        // key, value, options struct: SET with a Mode field
-	Delete             // keys...: DEL, UNLINK
-	GetDelete          // key: GETDEL
-	Expire             // key, ttl: EXPIRE, PEXPIRE
-	Get                // key: GET
-	DeleteIfEqual      // key, options struct: DELEX with a Mode field (IFEQ)
-	Command            // name, args...: a raw command
-	Eval               // script, keys, args...
-	EvalSha            // sha, keys, args...
-	ScriptRun          // (script receiver) keys, args...
-	ScriptDo           // (script receiver) keysAndArgs...: the key count comes from NewScript
-	NewScript          // [keyCount,] source: builds a script object
-	Convert            // reply, err: converts a raw reply, turning a nil reply into an error
-	Incr               // key: INCR, INCRBY; taken under a lock, the count is a fencing token
+	None      Role = iota
+	Command        // sends a Redis command; Shape says how its arguments make the command's words
+	NewScript      // [keyCount,] source: builds a script object
+	Convert        // reply, err: converts a raw reply, turning a nil reply into an error
 
 	// Lock libraries: the lock is an object, and ownership is checked for you.
 	LockAcquire // (lock receiver): takes the lock
@@ -37,12 +25,35 @@ const (
 	LockHeader  // (lock receiver): the response header whose Revision is a fencing token
 )
 
+// Shape is how a typed method's arguments (after contexts, and the
+// connection of a Conn row) make the words of the Redis command it sends. The
+// meaning of each command is then read once, from its words, whichever client
+// and method sent it.
+type Shape int
+
+const (
+	Words        Shape = iota // the words after the command's name: Del(keys...) is DEL keys…
+	Raw                       // the whole command, its name first: Do("SET", k, v, "NX")
+	SetNXTTL                  // key, value, ttl: SET key value NX PX ttl; SETNX when ttl is 0
+	SetNXSeconds              // key, value, seconds: SET key value NX EX seconds; SETNX when 0
+	SetArgs                   // key, value, struct{Mode, TTL, ExpireAt, KeepTTL}: SET with options
+	DelExArgs                 // key, struct{Mode, MatchValue}: DELEX key [IFEQ value]
+	EvalKeys                  // script, keys slice, args…: EVAL script numkeys keys… args…
+	ScriptRun                 // (script receiver) keys slice, args…: EVAL of the script's source
+	ScriptDo                  // (script receiver) keys and args: the key count comes from NewScript
+	ScriptArg                 // script, keys slice, args…: go-zero's ScriptRun(script, keys, args…)
+)
+
 // Func is one row of the table.
 type Func struct {
 	Path string // package path
 	Recv string // receiver type name; "" matches package functions and any receiver
 	Name string
 	Role Role
+	// Role Command: the command sent, and how the arguments make its words.
+	// Raw rows name none: the first argument does.
+	Command string
+	Shape   Shape
 	// Conn: after dropping context arguments, the first argument is a connection
 	// or client, not a key (redigo's DoContext(c, ctx, …), Script.Run(ctx, c, …)).
 	Conn bool
@@ -54,19 +65,33 @@ type Func struct {
 	Queued bool
 }
 
-var goRedis = []string{
-	"github.com/redis/go-redis/v9",
-	"github.com/go-redis/redis/v9", // the v9 release candidates
-
-	"github.com/go-redis/redis/v8",
-	"github.com/go-redis/redis/v7",
-	"github.com/go-redis/redis",
+// goRedis are go-redis's import paths, newest first, with what each has of
+// the newer commands.
+var goRedis = []struct {
+	path            string
+	getDel, setArgs bool // GetDel and SetArgs, from v8
+	delEx           bool // DelExArgs, in recent v9 releases
+}{
+	{"github.com/redis/go-redis/v9", true, true, true},
+	{"github.com/go-redis/redis/v9", true, true, false}, // the v9 pre-releases
+	{"github.com/go-redis/redis/v8", true, true, false},
+	{"github.com/go-redis/redis/v7", false, false, false},
+	{"github.com/go-redis/redis", false, false, false},
 }
 
-var redigo = []string{
-	"github.com/gomodule/redigo/redis",
-	"github.com/garyburd/redigo/redis",
+// redigo are redigo's import paths; the old one has no context calls.
+var redigo = []struct {
+	path    string
+	context bool
+}{
+	{"github.com/gomodule/redigo/redis", true},
+	{"github.com/garyburd/redigo/redis", false},
 }
+
+// goZero is go-zero's Redis client, *redis.Redis, whose methods wrap
+// go-redis; they are rows of their own, so that a call reads as the command
+// it sends wherever go-zero's code is not analysed.
+const goZero = "github.com/zeromicro/go-zero/core/stores/redis"
 
 // lockLibs are the lock libraries, whose rows are added below.
 var lockLibs = []Func{
@@ -97,8 +122,9 @@ var lockLibs = []Func{
 // NilErrors names the nil-reply sentinels, by package path and variable name.
 var NilErrors = map[string]string{}
 
-// libs are the paths of the lock libraries.
-var libs = map[string]bool{}
+// libs are the paths of the lock libraries; clientPaths those of the Redis
+// clients.
+var libs, clientPaths = map[string]bool{}, map[string]bool{}
 
 var table = rows()
 
@@ -107,44 +133,79 @@ func rows() []Func {
 	for _, f := range lockLibs {
 		libs[f.Path] = true
 	}
-	for _, p := range goRedis {
-		NilErrors[p] = "Nil"
-		table = append(table,
-			Func{Path: p, Name: "SetNX", Role: SetIfAbsent},
-			Func{Path: p, Name: "SetArgs", Role: SetWithArgs, NilIsError: true},
-			Func{Path: p, Name: "Del", Role: Delete},
-			Func{Path: p, Name: "Unlink", Role: Delete},
-			Func{Path: p, Name: "GetDel", Role: GetDelete},
-			Func{Path: p, Name: "Expire", Role: Expire},
-			Func{Path: p, Name: "PExpire", Role: Expire},
-			Func{Path: p, Name: "Get", Role: Get},
-			Func{Path: p, Name: "DelExArgs", Role: DeleteIfEqual},
-			Func{Path: p, Name: "Do", Role: Command, NilIsError: true},
-			Func{Path: p, Name: "Eval", Role: Eval, NilIsError: true},
-			Func{Path: p, Name: "EvalSha", Role: EvalSha, NilIsError: true},
-			Func{Path: p, Recv: "Script", Name: "Run", Role: ScriptRun, Conn: true, NilIsError: true},
-			Func{Path: p, Recv: "Script", Name: "Eval", Role: ScriptRun, Conn: true, NilIsError: true},
-			Func{Path: p, Recv: "Script", Name: "EvalSha", Role: ScriptRun, Conn: true, NilIsError: true},
-			Func{Path: p, Name: "NewScript", Role: NewScript},
-			Func{Path: p, Name: "Incr", Role: Incr},
-			Func{Path: p, Name: "IncrBy", Role: Incr},
-		)
+	cmd := func(path, recv, name, command string, shape Shape) Func {
+		return Func{Path: path, Recv: recv, Name: name, Role: Command, Command: command, Shape: shape}
 	}
-	for _, p := range redigo {
-		NilErrors[p] = "ErrNil"
+	for _, v := range goRedis {
+		p := v.path
+		NilErrors[p], clientPaths[p] = "Nil", true
 		table = append(table,
-			Func{Path: p, Recv: "Script", Name: "Do", Role: ScriptDo, Conn: true},
-			Func{Path: p, Recv: "Script", Name: "DoContext", Role: ScriptDo, Conn: true},
-			Func{Path: p, Recv: "Script", Name: "Send", Role: ScriptDo, Conn: true, Queued: true},
-			Func{Path: p, Name: "Do", Role: Command},
-			Func{Path: p, Name: "Send", Role: Command, Queued: true},
-			Func{Path: p, Name: "DoContext", Role: Command, Conn: true},
+			cmd(p, "", "SetNX", "SET", SetNXTTL),
+			cmd(p, "", "Del", "DEL", Words),
+			cmd(p, "", "Unlink", "UNLINK", Words),
+			cmd(p, "", "Expire", "EXPIRE", Words),
+			cmd(p, "", "PExpire", "PEXPIRE", Words),
+			cmd(p, "", "Get", "GET", Words),
+			cmd(p, "", "Incr", "INCR", Words),
+			cmd(p, "", "IncrBy", "INCRBY", Words),
+			Func{Path: p, Name: "Do", Role: Command, Shape: Raw, NilIsError: true},
+			Func{Path: p, Name: "Eval", Role: Command, Command: "EVAL", Shape: EvalKeys, NilIsError: true},
+			Func{Path: p, Name: "EvalSha", Role: Command, Command: "EVALSHA", Shape: EvalKeys, NilIsError: true},
+			Func{Path: p, Recv: "Script", Name: "Run", Role: Command, Shape: ScriptRun, Conn: true, NilIsError: true},
+			Func{Path: p, Recv: "Script", Name: "Eval", Role: Command, Shape: ScriptRun, Conn: true, NilIsError: true},
+			Func{Path: p, Recv: "Script", Name: "EvalSha", Role: Command, Shape: ScriptRun, Conn: true, NilIsError: true},
 			Func{Path: p, Name: "NewScript", Role: NewScript},
 		)
+		if v.getDel {
+			table = append(table, cmd(p, "", "GetDel", "GETDEL", Words))
+		}
+		if v.setArgs {
+			table = append(table, Func{Path: p, Name: "SetArgs", Role: Command, Command: "SET", Shape: SetArgs, NilIsError: true})
+		}
+		if v.delEx {
+			table = append(table, cmd(p, "", "DelExArgs", "DELEX", DelExArgs))
+		}
+	}
+	for _, v := range redigo {
+		p := v.path
+		NilErrors[p], clientPaths[p] = "ErrNil", true
+		table = append(table,
+			Func{Path: p, Recv: "Script", Name: "Do", Role: Command, Shape: ScriptDo, Conn: true},
+			Func{Path: p, Recv: "Script", Name: "Send", Role: Command, Shape: ScriptDo, Conn: true, Queued: true},
+			Func{Path: p, Name: "Do", Role: Command, Shape: Raw},
+			Func{Path: p, Name: "Send", Role: Command, Shape: Raw, Queued: true},
+			Func{Path: p, Name: "NewScript", Role: NewScript},
+		)
+		if v.context {
+			table = append(table,
+				Func{Path: p, Recv: "Script", Name: "DoContext", Role: Command, Shape: ScriptDo, Conn: true},
+				Func{Path: p, Name: "DoContext", Role: Command, Shape: Raw, Conn: true},
+			)
+		}
 		for _, conv := range []string{"String", "Bool", "Int", "Int64", "Uint64", "Bytes", "Float64"} {
 			table = append(table, Func{Path: p, Name: conv, Role: Convert, NilIsError: true})
 		}
 	}
+	// go-zero's client answers a missing key with a zero value and no error,
+	// and SETNX with a bool: no nil-reply error to test.
+	for _, ctx := range []string{"", "Ctx"} {
+		table = append(table,
+			cmd(goZero, "Redis", "Setnx"+ctx, "SETNX", Words),
+			cmd(goZero, "Redis", "SetnxEx"+ctx, "SET", SetNXSeconds),
+			cmd(goZero, "Redis", "Del"+ctx, "DEL", Words),
+			cmd(goZero, "Redis", "Expire"+ctx, "EXPIRE", Words),
+			cmd(goZero, "Redis", "Get"+ctx, "GET", Words),
+			cmd(goZero, "Redis", "GetDel"+ctx, "GETDEL", Words),
+			cmd(goZero, "Redis", "Incr"+ctx, "INCR", Words),
+			cmd(goZero, "Redis", "Incrby"+ctx, "INCRBY", Words),
+			cmd(goZero, "Redis", "Eval"+ctx, "EVAL", EvalKeys),
+			cmd(goZero, "Redis", "EvalSha"+ctx, "EVALSHA", EvalKeys),
+			cmd(goZero, "Redis", "ScriptRun"+ctx, "EVAL", ScriptArg),
+			Func{Path: goZero, Recv: "Redis", Name: "Do" + ctx, Role: Command, Shape: Raw},
+		)
+	}
+	table = append(table, Func{Path: goZero, Name: "NewScript", Role: NewScript})
+	clientPaths[goZero] = true
 	return table
 }
 
@@ -180,15 +241,13 @@ var Pipelines = map[string]bool{"Pipeliner": true, "Pipeline": true, "Tx": true}
 
 // Known reports whether path is a package whose calls the table describes.
 func Known(path string) bool {
-	_, ok := NilErrors[path]
-	return ok || libs[path]
+	return clientPaths[path] || libs[path]
 }
 
 // IsClient reports whether path is a Redis client (not a lock library), whose
 // command objects (Val, Err, Result) and reply converters carry results.
 func IsClient(path string) bool {
-	_, ok := NilErrors[path]
-	return ok
+	return clientPaths[path]
 }
 
 // notTokens are the packages whose values a write may use as its fencing

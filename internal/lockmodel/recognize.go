@@ -2,7 +2,6 @@ package lockmodel
 
 import (
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -69,62 +68,9 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	if libraryOps(&b, row, obj, recv, args) {
 		return b.ops
 	}
-	switch row.Role {
-	case clients.SetIfAbsent:
-		if len(args) >= 3 {
-			ttl := TTLSet
-			if isZeroConst(args[2]) {
-				ttl = TTLNone
-			}
-			b.acquire("SETNX", args[0], args[1], ttl, args[2])
-		} else if len(args) == 2 {
-			b.acquire("SETNX", args[0], args[1], TTLNone, nil)
-		}
-	case clients.SetWithArgs:
-		if len(args) == 3 {
-			r.setArgs(&b, args)
-		}
-	case clients.Delete:
-		for _, k := range args {
-			b.release(strings.ToUpper(obj.Name()), k, nil)
-		}
-	case clients.GetDelete:
-		if len(args) == 1 {
-			b.release("GETDEL", args[0], nil)
-		}
-	case clients.Expire:
-		if len(args) == 2 {
-			b.expire(strings.ToUpper(obj.Name()), args[0], args[1])
-		}
-	case clients.Get:
-		if len(args) == 1 {
-			b.op(Read, "GET", args[0])
-		}
-	case clients.Incr:
-		if len(args) >= 1 {
-			b.op(Count, strings.ToUpper(obj.Name()), args[0]).Token = true
-		}
-	case clients.DeleteIfEqual:
-		if len(args) == 2 {
-			deleteIfEqual(&b, args)
-		}
-	case clients.Command:
-		r.readCommand(&b, args)
-	case clients.Eval:
-		if len(args) >= 2 {
-			if keys, ok := ssautil.SliceElems(args[1]); ok {
-				r.script(&b, args[0], keys, args[2:])
-			}
-		}
-	case clients.ScriptRun:
-		if src, _, ok := r.newScript(recv); ok && len(args) >= 1 {
-			if keys, ok := ssautil.SliceElems(args[0]); ok {
-				b.scriptOps(src, keys, args[1:])
-			}
-		}
-	case clients.ScriptDo:
-		if src, n, ok := r.newScript(recv); ok && n >= 0 && n <= len(args) {
-			b.scriptOps(src, args[:n], args[n:])
+	if row.Role == clients.Command {
+		if words, label, ok := r.words(row, recv, args); ok {
+			r.readCommand(&b, words, label)
 		}
 	}
 	return b.ops
@@ -161,7 +107,7 @@ func (r *recognizer) forwarded(fn *ssa.Function, instr ssa.CallInstruction, recv
 		words = append([]ssa.Value{args[f.Name]}, words...)
 	}
 	b := opBuilder{fn: fn, instr: instr, client: recv}
-	r.readCommand(&b, words)
+	r.readCommand(&b, words, "")
 	return b.ops
 }
 
@@ -180,137 +126,6 @@ func isPipeline(client ssa.Value) bool {
 	}
 	n, ok := ssautil.Deref(client.Type()).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && clients.IsClient(n.Obj().Pkg().Path()) && clients.Pipelines[n.Obj().Name()]
-}
-
-// setArgs reads go-redis SetArgs{Mode: "NX", TTL: …}.
-func (r *recognizer) setArgs(b *opBuilder, args []ssa.Value) {
-	fields, ok := ssautil.StructFields(args[2])
-	if !ok {
-		return
-	}
-	mode, ok := ssautil.ConstString(fields["Mode"])
-	if !ok || !strings.EqualFold(mode, "NX") {
-		return
-	}
-	ttl := TTLNone
-	for _, name := range []string{"TTL", "ExpireAt"} {
-		if v := fields[name]; v != nil && !isZeroConst(v) {
-			ttl = TTLSet
-		}
-	}
-	if v := fields["KeepTTL"]; v != nil && !isZeroConst(v) {
-		ttl = TTLUnknown
-	}
-	b.acquire("SET NX", args[0], args[1], ttl, fields["TTL"])
-}
-
-func deleteIfEqual(b *opBuilder, args []ssa.Value) {
-	fields, ok := ssautil.StructFields(args[1])
-	if !ok {
-		return
-	}
-	if mode, _ := ssautil.ConstString(fields["Mode"]); strings.EqualFold(mode, "IFEQ") && fields["MatchValue"] != nil {
-		b.checked(Release, "DELEX IFEQ", args[0], fields["MatchValue"], false)
-		return
-	}
-	b.release("DELEX", args[0], nil)
-}
-
-// command reads a raw command: Do(ctx, "set", k, v, "nx", "px", n) in go-redis,
-// Do("SET", k, v, "NX", "EX", n) in redigo.
-func (r *recognizer) readCommand(b *opBuilder, words []ssa.Value) {
-	if len(words) == 0 {
-		return
-	}
-	name, ok := ssautil.ConstString(words[0])
-	if !ok {
-		return
-	}
-	name = strings.ToUpper(name)
-	args := words[1:]
-	switch name {
-	case "SET":
-		if len(args) >= 2 {
-			setCommand(b, args)
-		}
-	case "SETNX":
-		if len(args) == 2 {
-			b.nilIsError = false // SETNX answers 0 or 1, never nil
-			b.acquire("SETNX", args[0], args[1], TTLNone, nil)
-		}
-	case "DEL", "UNLINK":
-		for _, k := range args {
-			b.release(name, k, nil)
-		}
-	case "GETDEL":
-		if len(args) == 1 {
-			b.release(name, args[0], nil)
-		}
-	case "EXPIRE", "PEXPIRE":
-		if len(args) >= 2 {
-			b.expire(name, args[0], args[1])
-		}
-	case "GET":
-		if len(args) == 1 {
-			b.op(Read, name, args[0])
-		}
-	case "INCR", "INCRBY":
-		if len(args) >= 1 {
-			b.op(Count, name, args[0]).Token = true
-		}
-	case "DELEX":
-		if len(args) == 3 {
-			if mode, _ := ssautil.ConstString(args[1]); strings.EqualFold(mode, "IFEQ") {
-				b.checked(Release, "DELEX IFEQ", args[0], args[2], false)
-			}
-		} else if len(args) == 1 {
-			b.release(name, args[0], nil)
-		}
-	case "EVAL":
-		if len(args) >= 2 {
-			n, ok := constInt(args[1])
-			if ok && n >= 0 && 2+n <= len(args) {
-				r.script(b, args[0], args[2:2+n], args[2+n:])
-			}
-		}
-	}
-}
-
-// setCommand reads SET key value [NX|XX] [EX n|PX n|EXAT n|PXAT n|KEEPTTL] [GET].
-// Any option lockvet cannot read makes it give up: a guess would be a false report.
-func setCommand(b *opBuilder, args []ssa.Value) {
-	nx, ttl := false, TTLNone
-	var ttlExpr ssa.Value
-	for i := 2; i < len(args); i++ {
-		opt, ok := ssautil.ConstString(args[i])
-		if !ok {
-			return
-		}
-		switch strings.ToUpper(opt) {
-		case "NX":
-			nx = true
-		case "EX", "PX", "EXAT", "PXAT":
-			if i+1 >= len(args) {
-				return
-			}
-			ttl, ttlExpr = TTLSet, args[i+1]
-			i++
-		case "KEEPTTL":
-			ttl = TTLUnknown
-		case "XX", "GET":
-		default:
-			return
-		}
-	}
-	if nx {
-		b.acquire("SET NX", args[0], args[1], ttl, ttlExpr)
-	}
-}
-
-func (r *recognizer) script(b *opBuilder, src ssa.Value, keys, args []ssa.Value) {
-	if text, ok := r.scripts.text(src); ok {
-		b.scriptOps(text, keys, args)
-	}
 }
 
 // newScript follows a script object back to the NewScript call that built it,

@@ -175,11 +175,11 @@ func isIncr(call *ssa.Call) bool {
 	}
 	row := clients.Lookup(obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name())
 	switch {
-	case row == nil:
+	case row == nil || row.Role != clients.Command:
 		return false
-	case row.Role == clients.Incr:
-		return true
-	case row.Role == clients.Command:
+	case row.Shape != clients.Raw:
+		return row.Command == "INCR" || row.Command == "INCRBY"
+	default:
 		for _, a := range ssautil.DropContexts(args) {
 			if name, ok := ssautil.ConstString(a); ok {
 				return strings.EqualFold(name, "INCR") || strings.EqualFold(name, "INCRBY")

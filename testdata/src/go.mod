@@ -4,7 +4,11 @@ go 1.26.0
 
 require (
 	github.com/bsm/redislock v0.9.4
+	github.com/garyburd/redigo v0.0.0-20150301180006-535138d7bcd7
+	github.com/go-redis/redis v6.15.9+incompatible
+	github.com/go-redis/redis/v7 v7.4.1
 	github.com/go-redis/redis/v8 v8.11.5
+	github.com/go-redis/redis/v9 v9.0.0-beta.1
 	github.com/go-redsync/redsync/v4 v4.18.1
 	github.com/gomodule/redigo v1.9.3
 	github.com/google/uuid v1.6.0
