@@ -27,6 +27,8 @@ type WrapperFact struct {
 	// whether it is issued with the grant (Op.Grant).
 	Token int
 	Grant bool
+	// Release: the wrapper releases each key of its variadic parameter Key.
+	Spread bool
 	// Release, Refresh: how ownership is checked.
 	Checked bool
 	TwoStep bool // GET, compare in Go, then DEL
@@ -52,6 +54,9 @@ func (f *WrapperFact) String() string {
 		if f.Grant {
 			b.WriteString(" granted")
 		}
+	}
+	if f.Spread {
+		b.WriteString(" each")
 	}
 	if f.Checked {
 		b.WriteString(" checked")

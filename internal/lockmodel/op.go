@@ -49,7 +49,10 @@ type Op struct {
 	Checked bool      // Release, Refresh: ownership is checked atomically
 	TwoStep bool      // Release: a GET compared in Go decides whether it runs
 	Script  bool      // the command is a Lua script
-	Library bool      // a lock library's call (redsync, bsm/redislock, …)
+	// Spread: a release of each key of a variadic parameter, in a wrapper
+	// that forwards its keys (Del(ctx, keys ...string)).
+	Spread  bool
+	Library bool // a lock library's call (redsync, bsm/redislock, …)
 	// Token: the operation's result is a fencing token candidate (a Lua
 	// script that returns an INCR, an INCR, etcd's revision), in result
 	// TokenResult of its call. Grant: it is issued atomically with the

@@ -1,6 +1,7 @@
 package lockmodel
 
 import (
+	"fmt"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -41,7 +42,7 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	row := clients.Lookup(obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name())
 	if row == nil {
 		if f := r.fact(obj); f != nil {
-			return []*Op{wrapperOp(fn, instr, obj, f, append(recvArgs(recv), args...))}
+			return wrapperOps(fn, instr, obj, f, append(recvArgs(recv), args...))
 		}
 		if f := r.command(obj); f != nil {
 			return r.forwarded(fn, instr, recv, f, append(recvArgs(recv), args...))
@@ -56,15 +57,16 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	if row.Role == clients.Command {
 		r.noteForward(fn, args)
 	}
+	b := opBuilder{fn: fn, instr: instr, client: client, nilIsError: row.NilIsError,
+		queued: row.Queued || isPipeline(client)}
 	if sig := c.Signature(); sig.Variadic() && len(args) > 0 {
 		elems, ok := ssautil.SliceElems(args[len(args)-1])
 		if !ok {
-			return nil
+			spreadRelease(&b, row, args)
+			return b.ops
 		}
 		args = append(args[:len(args)-1:len(args)-1], elems...)
 	}
-	b := opBuilder{fn: fn, instr: instr, client: client, nilIsError: row.NilIsError,
-		queued: row.Queued || isPipeline(client)}
 	if libraryOps(&b, row, obj, recv, args) {
 		return b.ops
 	}
@@ -240,6 +242,56 @@ func (b *opBuilder) scriptOps(src string, keys, args []ssa.Value) {
 	case s.Expires && !s.SetIfAbsent:
 		b.checked(Refresh, "script", keys[0], nil, true)
 	}
+}
+
+// spreadRelease reads a DEL of the keys a wrapper takes as its own variadic
+// parameter, Del(ctx, keys ...string) { rdb.Del(ctx, keys...) }: a release of
+// each key its callers pass.
+func spreadRelease(b *opBuilder, row *clients.Func, args []ssa.Value) {
+	if row.Role != clients.Command || row.Shape != clients.Words || row.Command != "DEL" && row.Command != "UNLINK" || len(args) != 1 {
+		return
+	}
+	if p, ok := args[0].(*ssa.Parameter); ok && p.Parent() == b.fn && paramIndex(p) >= 0 {
+		b.release(row.Command, p, nil)
+		b.ops[len(b.ops)-1].Spread = true
+	}
+}
+
+// wrapperOps reads a call of a wrapper known by its fact: one operation, or
+// one per key for a wrapper that spreads its variadic keys.
+func wrapperOps(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *WrapperFact, args []ssa.Value) []*Op {
+	if !f.Spread {
+		return []*Op{wrapperOp(fn, instr, obj, f, args)}
+	}
+	n := keyParam(f.Key, len(args))
+	if n < 0 {
+		return nil
+	}
+	keys, ok := ssautil.SliceElems(args[n])
+	if !ok {
+		// Handed on to another spreading wrapper's parameter.
+		op := wrapperOp(fn, instr, obj, f, args)
+		op.Spread, op.KeyExpr = true, args[n]
+		return []*Op{op}
+	}
+	var out []*Op
+	for _, k := range keys {
+		op := wrapperOp(fn, instr, obj, f, args)
+		op.Key, op.KeyExpr = keyOf(k), k
+		out = append(out, op)
+	}
+	return out
+}
+
+// keyParam returns N for a key template {pN} within n arguments, -1 for any
+// other template.
+func keyParam(tmpl string, n int) int {
+	for i := range n {
+		if tmpl == fmt.Sprintf("{p%d}", i) {
+			return i
+		}
+	}
+	return -1
 }
 
 func wrapperOp(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *WrapperFact, args []ssa.Value) *Op {

@@ -42,7 +42,7 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 		f := &WrapperFact{
 			Kind: op.Kind, Key: op.Key, Command: op.Command,
 			ValueParam: paramIndex(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
-			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1,
+			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1, Spread: op.Spread,
 		}
 		if op.Kind == Acquire {
 			f.ConstValue = op.ConstValue()

@@ -3,6 +3,7 @@ package service
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -40,6 +41,28 @@ func UseMutex(ctx context.Context, m *locker.Mutex) error {
 		return err
 	}
 	defer m.Unlock(ctx)
+	work()
+	return nil
+}
+
+// A lock taken and released through an in-house client that forwards keys.
+func ThroughCache(ctx context.Context, c *locker.Cache, id string) error {
+	token := uuid.NewString()
+	if ok, err := c.SetNX(ctx, "lock:job:"+id, token, time.Minute); err != nil || !ok {
+		return err
+	}
+	defer c.Del(ctx, "stats:"+id, "lock:job:"+id) // want `lock released in Del with plain DEL`
+	work()
+	return nil
+}
+
+// Two wrappers deep.
+func ThroughForget(ctx context.Context, c *locker.Cache, id string) error {
+	token := uuid.NewString()
+	if ok, err := c.SetNX(ctx, "lock:job:"+id, token, time.Minute); err != nil || !ok {
+		return err
+	}
+	defer c.Forget(ctx, "lock:job:"+id) // want `lock released in Forget with plain DEL`
 	work()
 	return nil
 }
