@@ -15,7 +15,7 @@ import (
 // `locker.Unlock(ctx, key)` in another package is seen as one lock.
 type WrapperFact struct {
 	Kind    Kind
-	Key     string // key template: {pN} is the Nth parameter, the receiver first
+	Key     Key    // key template: {pN} is the Nth parameter, the receiver first
 	Command string // the command the wrapper sends
 	// Acquire: where the stored value comes from, and whether it is a constant.
 	ValueParam int

@@ -11,114 +11,237 @@ import (
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
-// keyOf renders the expression that computes a Redis key (or a lock value) as a
-// string, so that two computations of the same key compare equal: the same SSA
-// value, the same constant, the same field of the same receiver, or the same
-// concatenation or Sprintf of those. Parameters of the outermost function render
-// as {pN}, which lets a wrapper's key be re-rendered at its call sites; any value
-// lockvet cannot name renders as its identity, so it only equals itself.
-func keyOf(v ssa.Value) string {
-	var b strings.Builder
-	writeKey(&b, v, 0)
-	return b.String()
+// Key is the expression that computes a Redis key (or a lock value), as far
+// as lockvet can name it: constants, the outermost function's parameters,
+// globals, fields, concatenations and calls of them. Two computations of the
+// same key are equal Keys, and a wrapper's key, a template of its parameters,
+// becomes its callers' key when its parameters are replaced by their
+// arguments. Any value lockvet cannot name is Opaque: it equals only itself.
+type Key struct {
+	Kind KeyKind
+	// Const: the constant, exactly; Global: its name; Field: the field's
+	// name; BinOp: the operator; Call: the callee's name, or the method's for
+	// an Invoke; Opaque: the value's identity.
+	Text string
+	N    int   // Param: the parameter's index, the receiver first
+	Args []Key // Field, Deref: the operand; BinOp: both; Call, Invoke: receiver then arguments
 }
 
+// KeyKind is the kind of a Key.
+type KeyKind int
+
+const (
+	Opaque KeyKind = iota
+	Const
+	Param
+	Global
+	Deref // a load of a variable a closure captured, or of a field
+	Field
+	BinOp
+	Call   // a function of the key's arguments: lockKey(id), fmt.Sprintf
+	Invoke // a method of an interface value: k.Key()
+)
+
+// maxKeyDepth bounds how deep a key expression is followed.
 const maxKeyDepth = 8
 
-func writeKey(b *strings.Builder, v ssa.Value, depth int) {
+// keyValue reads the expression v computes as a Key.
+func keyValue(v ssa.Value) Key { return readKey(v, 0) }
+
+// keyOf renders v's Key, the form keys are compared in.
+func keyOf(v ssa.Value) string { return keyValue(v).String() }
+
+func opaque(v any) Key { return Key{Kind: Opaque, Text: fmt.Sprintf("%p", v)} }
+
+func readKey(v ssa.Value, depth int) Key {
 	if depth > maxKeyDepth {
-		fmt.Fprintf(b, "#%p", v)
-		return
+		return opaque(v)
 	}
 	v = ssautil.Unwrap(v)
 	switch x := v.(type) {
 	case *ssa.Const:
-		b.WriteString("c:")
 		if x.Value == nil {
-			b.WriteString("nil")
-		} else {
-			b.WriteString(x.Value.ExactString())
+			return Key{Kind: Const, Text: "nil"}
 		}
+		return Key{Kind: Const, Text: x.Value.ExactString()}
 	case *ssa.Parameter:
 		if fn := x.Parent(); fn.Parent() == nil {
 			for i, p := range fn.Params {
 				if p == x {
-					fmt.Fprintf(b, "{p%d}", i)
-					return
+					return Key{Kind: Param, N: i}
 				}
 			}
 		}
-		fmt.Fprintf(b, "#%p", v)
 	case *ssa.FreeVar:
 		if bound := ssautil.FreeVarBinding(x); bound != nil {
-			writeKey(b, bound, depth+1)
-			return
+			return readKey(bound, depth+1)
 		}
-		fmt.Fprintf(b, "#%p", v)
 	case *ssa.Global:
-		b.WriteString("&" + x.RelString(nil))
+		return Key{Kind: Global, Text: x.RelString(nil)}
 	case *ssa.UnOp:
-		if x.Op.String() != "*" {
-			fmt.Fprintf(b, "#%p", v)
-			return
+		if x.Op.String() == "*" {
+			// A load of a local variable captured by a closure stands for the variable.
+			return Key{Kind: Deref, Args: []Key{readKey(x.X, depth+1)}}
 		}
-		// A load of a local variable captured by a closure stands for the variable.
-		writeKey(b, x.X, depth+1)
-		b.WriteString(".*")
 	case *ssa.FieldAddr:
-		writeKey(b, x.X, depth+1)
-		b.WriteString("." + fieldName(x.X.Type(), x.Field))
+		return Key{Kind: Field, Text: fieldName(x.X.Type(), x.Field), Args: []Key{readKey(x.X, depth+1)}}
 	case *ssa.Field:
-		writeKey(b, x.X, depth+1)
-		b.WriteString("." + fieldName(x.X.Type(), x.Field))
+		return Key{Kind: Field, Text: fieldName(x.X.Type(), x.Field), Args: []Key{readKey(x.X, depth+1)}}
 	case *ssa.BinOp:
-		b.WriteString("(")
-		writeKey(b, x.X, depth+1)
-		b.WriteString(" " + x.Op.String() + " ")
-		writeKey(b, x.Y, depth+1)
-		b.WriteString(")")
+		return Key{Kind: BinOp, Text: x.Op.String(), Args: []Key{readKey(x.X, depth+1), readKey(x.Y, depth+1)}}
 	case *ssa.Call:
-		writeCallKey(b, x, depth)
-	default:
-		fmt.Fprintf(b, "#%p", v)
+		return callKey(x, depth)
 	}
+	return opaque(v)
 }
 
-// writeCallKey renders a call by its callee and arguments, so that
+// callKey reads a call by its callee and arguments, so that
 // `"lock:"+strconv.Itoa(id)` or `lockKey(id)` computed twice is one key: key
 // builders are taken to depend only on their arguments.
-func writeCallKey(b *strings.Builder, call *ssa.Call, depth int) {
-	if c := call.Common(); c.IsInvoke() {
+func callKey(call *ssa.Call, depth int) Key {
+	c := call.Common()
+	if c.IsInvoke() {
 		// k.Key() on an interface or type parameter: a key getter.
-		writeKey(b, c.Value, depth+1)
-		b.WriteString("." + c.Method.Name())
-		writeArgs(b, c, depth)
-		return
+		return Key{Kind: Invoke, Text: c.Method.Name(), Args: append([]Key{readKey(c.Value, depth+1)}, argKeys(c, depth)...)}
 	}
-	callee := call.Common().StaticCallee()
+	callee := c.StaticCallee()
 	if callee == nil || callee.Object() == nil {
-		fmt.Fprintf(b, "#%p", call)
-		return
+		return opaque(call)
 	}
-	b.WriteString(callee.Object().Name())
-	writeArgs(b, call.Common(), depth)
+	return Key{Kind: Call, Text: callee.Object().Name(), Args: argKeys(c, depth)}
 }
 
-func writeArgs(b *strings.Builder, c *ssa.CallCommon, depth int) {
-	b.WriteString("(")
+func argKeys(c *ssa.CallCommon, depth int) []Key {
 	args := c.Args
 	if n := len(args); n > 0 && c.Signature().Variadic() {
 		if elems, ok := ssautil.SliceElems(args[n-1]); ok {
 			args = append(args[:n-1:n-1], elems...)
 		}
 	}
+	out := make([]Key, len(args))
 	for i, a := range args {
+		out[i] = readKey(a, depth+1)
+	}
+	return out
+}
+
+// String renders the key for comparison, and for facts a reader can review:
+// c:"lock:" for a constant, {p2} for a parameter, &pkg.v for a global, x.f
+// for a field, x.* for a load, (x + y), f(x, y), x.M(y), #… for an opaque
+// value.
+func (k Key) String() string {
+	var b strings.Builder
+	k.write(&b)
+	return b.String()
+}
+
+func (k Key) write(b *strings.Builder) {
+	switch k.Kind {
+	case Const:
+		b.WriteString("c:" + k.Text)
+	case Param:
+		b.WriteString("{p" + strconv.Itoa(k.N) + "}")
+	case Global:
+		b.WriteString("&" + k.Text)
+	case Deref:
+		k.Args[0].write(b)
+		b.WriteString(".*")
+	case Field:
+		k.Args[0].write(b)
+		b.WriteString("." + k.Text)
+	case BinOp:
+		b.WriteString("(")
+		k.Args[0].write(b)
+		b.WriteString(" " + k.Text + " ")
+		k.Args[1].write(b)
+		b.WriteString(")")
+	case Call:
+		b.WriteString(k.Text)
+		writeList(b, k.Args)
+	case Invoke:
+		k.Args[0].write(b)
+		b.WriteString("." + k.Text)
+		writeList(b, k.Args[1:])
+	default:
+		b.WriteString("#" + k.Text)
+	}
+}
+
+func writeList(b *strings.Builder, keys []Key) {
+	b.WriteString("(")
+	for i, a := range keys {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		writeKey(b, a, depth+1)
+		a.write(b)
 	}
 	b.WriteString(")")
+}
+
+// Template reports whether the key depends only on constants, globals and
+// parameters: a key a wrapper takes from its caller.
+func (k Key) Template() bool {
+	params, ok := k.walk()
+	return params && ok
+}
+
+// walk reports whether k holds a parameter, and whether it holds no opaque
+// value.
+func (k Key) walk() (params, named bool) {
+	switch k.Kind {
+	case Opaque:
+		return false, false
+	case Param:
+		return true, true
+	}
+	named = true
+	for _, a := range k.Args {
+		p, n := a.walk()
+		params, named = params || p, named && n
+	}
+	return params, named
+}
+
+// Instantiate replaces the template's parameters by the keys of the
+// arguments at one call site.
+func (k Key) Instantiate(args []ssa.Value) Key {
+	if k.Kind == Param {
+		if k.N < len(args) {
+			return keyValue(args[k.N])
+		}
+		return k
+	}
+	if len(k.Args) == 0 {
+		return k
+	}
+	out := k
+	out.Args = make([]Key, len(k.Args))
+	for i, a := range k.Args {
+		out.Args[i] = a.Instantiate(args)
+	}
+	return out
+}
+
+// Object splits a key that reads a field of one parameter ({pN}.key.*) into
+// the parameter's index and the rest, rendered: the lock object and the
+// field of it the key is. ok is false for any other key.
+func (k Key) Object() (n int, rest string, ok bool) {
+	var path []string
+	for k.Kind == Field || k.Kind == Deref {
+		if k.Kind == Field {
+			path = append(path, "."+k.Text)
+		} else {
+			path = append(path, ".*")
+		}
+		k = k.Args[0]
+	}
+	if k.Kind != Param || len(path) == 0 {
+		return 0, "", false
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return k.N, strings.Join(path, ""), true
 }
 
 func fieldName(t types.Type, i int) string {
@@ -126,20 +249,4 @@ func fieldName(t types.Type, i int) string {
 		return st.Field(i).Name()
 	}
 	return strconv.Itoa(i)
-}
-
-// isTemplate reports whether a rendered key depends only on constants, globals
-// and parameters: a key a wrapper takes from its caller.
-func isTemplate(k string) bool {
-	return strings.Contains(k, "{p") && !strings.Contains(k, "#")
-}
-
-// instantiate re-renders a wrapper's key template with the keys of the
-// arguments at one call site.
-func instantiate(tmpl string, args []ssa.Value) string {
-	var pairs []string
-	for i, a := range args {
-		pairs = append(pairs, fmt.Sprintf("{p%d}", i), keyOf(a))
-	}
-	return strings.NewReplacer(pairs...).Replace(tmpl)
 }

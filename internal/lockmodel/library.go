@@ -1,7 +1,6 @@
 package lockmodel
 
 import (
-	"fmt"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -46,9 +45,10 @@ func resultOp(b *opBuilder, kind Kind, cmd string, index int) *Op {
 		return b.op(kind, cmd, nil)
 	}
 	op := b.op(kind, cmd, call)
-	op.Key = fmt.Sprintf("#%p", call)
+	op.setKey(opaque(call))
 	if ex := ssautil.Extract(call, index); ex != nil {
-		op.Key, op.KeyExpr = keyOf(ex), ex
+		op.setKey(keyValue(ex))
+		op.KeyExpr = ex
 	}
 	return op
 }
@@ -72,6 +72,8 @@ func cancelCall(fn *ssa.Function, instr ssa.CallInstruction) *Op {
 	if row == nil || row.Role != clients.LockCancel {
 		return nil
 	}
-	return &Op{Kind: Release, Instr: instr, Fn: fn, Key: keyOf(ex), KeyExpr: ex,
+	op := &Op{Kind: Release, Instr: instr, Fn: fn, KeyExpr: ex,
 		Command: "cancel", Checked: true, Library: true}
+	op.setKey(keyValue(ex))
+	return op
 }

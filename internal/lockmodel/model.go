@@ -142,7 +142,7 @@ func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*type
 				continue
 			}
 			out = append(out, op)
-			if obj, ok := root.Object().(*types.Func); ok && local[obj] != nil && local[obj].Key == op.Key {
+			if obj, ok := root.Object().(*types.Func); ok && local[obj] != nil && local[obj].Key.String() == op.Key {
 				local[obj].Reported = true
 			}
 		}

@@ -36,7 +36,8 @@ type Op struct {
 	Kind    Kind
 	Instr   ssa.CallInstruction // *ssa.Call, *ssa.Defer or *ssa.Go
 	Fn      *ssa.Function       // the function the call is in
-	Key     string              // the key, rendered by keyOf
+	Key     string              // the key, rendered: what keys are compared by
+	Tmpl    Key                 // the key as an expression
 	KeyExpr ssa.Value           // the key as passed, nil for wrapper calls
 	Command string              // how the operation reads in a message: "SETNX", "DEL", "script", "Unlock"
 	Client  ssa.Value           // the receiver or connection the command was sent on, if known
@@ -78,6 +79,9 @@ type Op struct {
 	outcome                Outcome
 	deferred               bool
 }
+
+// setKey keys the operation by k.
+func (op *Op) setKey(k Key) { op.Tmpl, op.Key = k, k.String() }
 
 // ConstValue reports whether an acquisition stores a constant: every holder
 // stores the same value, so no release can tell whose lock it deletes.

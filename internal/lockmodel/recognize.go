@@ -1,7 +1,6 @@
 package lockmodel
 
 import (
-	"fmt"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -179,9 +178,10 @@ type opBuilder struct {
 
 func (b *opBuilder) op(kind Kind, cmd string, key ssa.Value) *Op {
 	op := &Op{
-		Kind: kind, Instr: b.instr, Fn: b.fn, Key: keyOf(key), KeyExpr: key,
+		Kind: kind, Instr: b.instr, Fn: b.fn, KeyExpr: key,
 		Command: cmd, Client: b.client, NilIsError: b.nilIsError, Queued: b.queued,
 	}
+	op.setKey(keyValue(key))
 	b.ops = append(b.ops, op)
 	return op
 }
@@ -263,8 +263,8 @@ func wrapperOps(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f 
 	if !f.Spread {
 		return []*Op{wrapperOp(fn, instr, obj, f, args)}
 	}
-	n := keyParam(f.Key, len(args))
-	if n < 0 {
+	n := f.Key.N
+	if f.Key.Kind != Param || n >= len(args) {
 		return nil
 	}
 	keys, ok := ssautil.SliceElems(args[n])
@@ -277,29 +277,20 @@ func wrapperOps(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f 
 	var out []*Op
 	for _, k := range keys {
 		op := wrapperOp(fn, instr, obj, f, args)
-		op.Key, op.KeyExpr = keyOf(k), k
+		op.setKey(keyValue(k))
+		op.KeyExpr = k
 		out = append(out, op)
 	}
 	return out
 }
 
-// keyParam returns N for a key template {pN} within n arguments, -1 for any
-// other template.
-func keyParam(tmpl string, n int) int {
-	for i := range n {
-		if tmpl == fmt.Sprintf("{p%d}", i) {
-			return i
-		}
-	}
-	return -1
-}
-
 func wrapperOp(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *WrapperFact, args []ssa.Value) *Op {
 	op := &Op{
-		Kind: f.Kind, Instr: instr, Fn: fn, Key: instantiate(f.Key, args),
+		Kind: f.Kind, Instr: instr, Fn: fn,
 		Command: obj.Name(), Checked: f.Checked, TwoStep: f.TwoStep, TTL: f.TTL, NilIsError: true,
 		Via: obj, Fact: f, Token: f.Token >= 0, Grant: f.Grant, TokenResult: f.Token,
 	}
+	op.setKey(f.Key.Instantiate(args))
 	if f.ValueParam >= 0 && f.ValueParam < len(args) {
 		op.Value = args[f.ValueParam]
 	}

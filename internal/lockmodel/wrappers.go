@@ -3,8 +3,6 @@ package lockmodel
 import (
 	"go/types"
 	"sort"
-	"strconv"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -36,11 +34,11 @@ func deriveFacts(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperF
 
 func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 	for _, op := range ops {
-		if op.Kind == Read || op.Kind == Count || !isTemplate(op.Key) || selfContained(op, ops) {
+		if op.Kind == Read || op.Kind == Count || !op.Tmpl.Template() || selfContained(op, ops) {
 			continue
 		}
 		f := &WrapperFact{
-			Kind: op.Kind, Key: op.Key, Command: op.Command,
+			Kind: op.Kind, Key: op.Tmpl, Command: op.Command,
 			ValueParam: paramIndex(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
 			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1, Spread: op.Spread,
 		}
@@ -75,16 +73,8 @@ func paramIndex(v ssa.Value) int {
 	if v == nil {
 		return -1
 	}
-	k := keyOf(v)
-	var n int
-	if len(k) > 3 && strings.HasPrefix(k, "{p") && strings.HasSuffix(k, "}") {
-		for _, c := range k[2 : len(k)-1] {
-			if c < '0' || c > '9' {
-				return -1
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n
+	if k := keyValue(v); k.Kind == Param {
+		return k.N
 	}
 	return -1
 }
@@ -111,7 +101,7 @@ func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFa
 			continue
 		}
 		for _, op := range byRoot[fn] {
-			if op.Key == local[obj].Key && op.Kind == local[obj].Kind {
+			if op.Key == local[obj].Key.String() && op.Kind == local[obj].Kind {
 				byType[tn] = append(byType[tn], method{obj, op, field})
 				break
 			}
@@ -162,22 +152,14 @@ func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFa
 // objectKey returns the named type of the parameter a key template reads a
 // field of ({pN}.key), and the rest of the key: the lock object, whether it
 // comes as the receiver or as another parameter. Nil for any other key.
-func objectKey(fn *ssa.Function, key string) (*types.TypeName, string) {
-	rest, ok := strings.CutPrefix(key, "{p")
-	if !ok {
-		return nil, ""
-	}
-	end := strings.Index(rest, "}.")
-	if end <= 0 {
-		return nil, ""
-	}
-	n, err := strconv.Atoi(rest[:end])
-	if err != nil || n >= len(fn.Params) {
+func objectKey(fn *ssa.Function, key Key) (*types.TypeName, string) {
+	n, rest, ok := key.Object()
+	if !ok || n >= len(fn.Params) {
 		return nil, ""
 	}
 	named, ok := types.Unalias(ssautil.Deref(fn.Params[n].Type())).(*types.Named)
 	if !ok {
 		return nil, ""
 	}
-	return named.Obj(), rest[end+1:]
+	return named.Obj(), rest
 }

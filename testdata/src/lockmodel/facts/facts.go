@@ -79,3 +79,19 @@ func (l *Locker) WithLock(ctx context.Context, name string, fn func() error) err
 	defer release.Run(ctx, l.rdb, []string{"lock:" + name}, token)
 	return fn()
 }
+
+// Keys are expressions, not text: a # or a {p0} in a constant is text.
+func (l *Locker) TryLockTagged(ctx context.Context, name string) bool { // want TryLockTagged:`acquire \(c:"lock#\{p0\}:" \+ \{p2\}\) via SETNX const`
+	return l.rdb.SetNX(ctx, "lock#{p0}:"+name, 1, 10*time.Second).Val()
+}
+
+// A key built by a method of the receiver is a template of both.
+func (l *Locker) key(name string) string { return "lock:" + name }
+
+func (l *Locker) TryLockKeyed(ctx context.Context, name, owner string) bool { // want TryLockKeyed:`acquire key\(\{p0\}, \{p2\}\) via SETNX`
+	return l.rdb.SetNX(ctx, l.key(name), owner, 10*time.Second).Val()
+}
+
+func (l *Locker) UnlockKeyed(ctx context.Context, name string) { // want UnlockKeyed:`release key\(\{p0\}, \{p2\}\) via DEL`
+	l.rdb.Del(ctx, l.key(name))
+}
