@@ -56,7 +56,7 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 	}
 	cmd, where := describe(r)
 	switch {
-	case r.Checked && lockmodel.IsConst(r.Value):
+	case r.Checked && r.Value != nil && r.ConstValue():
 		rep.At(r.Pos(), r.Pos(), "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
 	case r.Checked:
 	case r.TwoStep:

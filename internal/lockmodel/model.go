@@ -70,6 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 	inits := ssautil.GlobalInits(prog.Pkg)
 	local := make(map[*types.Func]*WrapperFact)
 	r := &recognizer{
+		consts:   constFields(pass.Pkg, prog.SrcFuncs),
 		inits:    inits,
 		scripts:  newScriptSource(pass, inits),
 		forwards: make(map[*ssa.Function]*CommandFact),
@@ -174,6 +175,7 @@ func collect(r *recognizer, funcs []*ssa.Function) map[*ssa.Function][]*Op {
 					continue
 				}
 				for _, op := range r.ops(fn, call) {
+					op.constField = r.consts.holds(op.Value)
 					byRoot[ssautil.Root(fn)] = append(byRoot[ssautil.Root(fn)], op)
 				}
 			}

@@ -74,6 +74,11 @@ type Op struct {
 	Via  *types.Func
 	Fact *WrapperFact
 
+	// constField: the stored value is read from a field that holds one
+	// constant wherever the package sets it (NewLock(rdb, key) sets
+	// value: "locked").
+	constField bool
+
 	// Outcome and Deferred, computed once: every check asks.
 	outcomeOnce, deferOnce sync.Once
 	outcome                Outcome
@@ -83,10 +88,11 @@ type Op struct {
 // setKey keys the operation by k.
 func (op *Op) setKey(k Key) { op.Tmpl, op.Key = k, k.String() }
 
-// ConstValue reports whether an acquisition stores a constant: every holder
-// stores the same value, so no release can tell whose lock it deletes.
+// ConstValue reports whether an acquisition stores a constant, or an
+// owner-checked release or refresh compares with one: every holder has the
+// same value, so no release can tell whose lock it deletes.
 func (op *Op) ConstValue() bool {
-	if op.Fact != nil && op.Fact.ConstValue {
+	if op.Fact != nil && op.Fact.ConstValue || op.constField {
 		return true
 	}
 	return IsConst(op.Value)
