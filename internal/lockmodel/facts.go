@@ -27,6 +27,15 @@ type WrapperFact struct {
 	// whether it is issued with the grant (Op.Grant).
 	Token int
 	Grant bool
+	// Acquire: the result that is a lease struct holding the key in field
+	// LeaseKey (-1: none), which the lease's own Release reads back.
+	Lease    int
+	LeaseKey string
+	// Acquire: the result that is a func releasing the lock (-1: none), as
+	// in unlock, err := lock(ctx, key); Unlock is what that func's release
+	// is.
+	UnlockResult int
+	Unlock       *WrapperFact
 	// Release: the wrapper releases each key of its variadic parameter Key.
 	Spread bool
 	// Release, Refresh: how ownership is checked.
@@ -54,6 +63,12 @@ func (f *WrapperFact) String() string {
 		if f.Grant {
 			b.WriteString(" granted")
 		}
+	}
+	if f.Lease >= 0 && f.Kind == Acquire {
+		fmt.Fprintf(&b, " lease=r%d.%s", f.Lease, f.LeaseKey)
+	}
+	if f.Unlock != nil {
+		fmt.Fprintf(&b, " unlock=r%d(%s)", f.UnlockResult, f.Unlock)
 	}
 	if f.Spread {
 		b.WriteString(" each")

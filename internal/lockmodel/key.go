@@ -57,7 +57,8 @@ func readKey(v ssa.Value, depth int) Key {
 	if depth > maxKeyDepth {
 		return opaque(v)
 	}
-	v = ssautil.Unwrap(v)
+	// A variable assigned once, as a closure captures a parameter, is its value.
+	v = ssautil.Unwrap(ssautil.Assigned(ssautil.Unwrap(v)))
 	switch x := v.(type) {
 	case *ssa.Const:
 		if x.Value == nil {

@@ -29,6 +29,9 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	if op := cancelCall(fn, instr); op != nil {
 		return []*Op{op}
 	}
+	if op := r.unlockCall(fn, instr); op != nil {
+		return []*Op{op}
+	}
 	obj, recv, args := ssautil.Callee(c)
 	if obj == nil || obj.Pkg() == nil {
 		return nil
@@ -54,7 +57,7 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	if row.Conn && len(args) > 0 {
 		client, args = args[0], args[1:]
 	}
-	if row.Role == clients.Command {
+	if row.Role == clients.Command && row.Shape == clients.Raw {
 		r.noteForward(fn, args)
 	}
 	b := opBuilder{fn: fn, instr: instr, client: client, nilIsError: row.NilIsError,
@@ -292,6 +295,14 @@ func wrapperOp(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *
 		Via: obj, Fact: f, Token: f.Token >= 0, Grant: f.Grant, TokenResult: f.Token,
 	}
 	op.setKey(f.Key.Instantiate(args))
+	if unlock := leaseOf(instr, f.UnlockResult); f.Unlock != nil && unlock != nil {
+		// Keyed as the func that releases it, which the caller calls.
+		op.setKey(keyValue(unlock))
+	}
+	if lease := leaseOf(instr, f.Lease); lease != nil {
+		// Keyed as the lease's field its Release reads: lease.key.*
+		op.setKey(Key{Kind: Deref, Args: []Key{{Kind: Field, Text: f.LeaseKey, Args: []Key{keyValue(lease)}}}})
+	}
 	if f.ValueParam >= 0 && f.ValueParam < len(args) {
 		op.Value = args[f.ValueParam]
 	}
@@ -301,5 +312,47 @@ func wrapperOp(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *
 			op.TTL = TTLNone
 		}
 	}
+	return op
+}
+
+// leaseOf returns the value of result i of the call, the lease an acquiring
+// wrapper returned; nil when it has none or the code drops it.
+func leaseOf(instr ssa.CallInstruction, i int) ssa.Value {
+	call, ok := instr.(*ssa.Call)
+	if !ok || i < 0 {
+		return nil
+	}
+	if call.Call.Signature().Results().Len() == 1 {
+		return call
+	}
+	if ex := ssautil.Extract(call, i); ex != nil {
+		return ex
+	}
+	return nil
+}
+
+// unlockCall recognises a call of the func an acquiring wrapper returned to
+// release the lock with: unlock() after unlock, err := lock(ctx, key).
+func (r *recognizer) unlockCall(fn *ssa.Function, instr ssa.CallInstruction) *Op {
+	v := instr.Common().Value
+	call, index := v, 0
+	if ex, ok := v.(*ssa.Extract); ok {
+		call, index = ex.Tuple, ex.Index
+	}
+	c, ok := call.(*ssa.Call)
+	if !ok || c.Call.IsInvoke() {
+		return nil
+	}
+	obj, _, _ := ssautil.Callee(c.Common())
+	if obj == nil || obj.Pkg() == nil {
+		return nil
+	}
+	f := r.fact(obj)
+	if f == nil || f.Unlock == nil || f.UnlockResult != index {
+		return nil
+	}
+	op := &Op{Kind: Release, Instr: instr, Fn: fn, KeyExpr: v, Command: f.Unlock.Command,
+		Checked: f.Unlock.Checked, TwoStep: f.Unlock.TwoStep, NilIsError: true, Via: obj, Fact: f.Unlock}
+	op.setKey(keyValue(v))
 	return op
 }

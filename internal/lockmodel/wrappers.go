@@ -34,17 +34,34 @@ func deriveFacts(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperF
 
 func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 	for _, op := range ops {
-		if op.Kind == Read || op.Kind == Count || !op.Tmpl.Template() || selfContained(op, ops) {
+		if op.Kind == Read || op.Kind == Count || !op.Tmpl.Template() {
+			continue
+		}
+		unlockAt, unlock := returnedUnlock(fn, op, ops)
+		if unlock == nil && selfContained(op, ops) {
 			continue
 		}
 		f := &WrapperFact{
 			Kind: op.Kind, Key: op.Tmpl, Command: op.Command,
 			ValueParam: paramIndex(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
-			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1, Spread: op.Spread,
+			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1, Lease: -1, Spread: op.Spread,
+			UnlockResult: -1,
+		}
+		if unlock != nil {
+			// The helper takes and releases the lock itself: its problems
+			// are reported in it, once, not at each caller.
+			f.UnlockResult, f.Reported = unlockAt, true
+			f.Unlock = &WrapperFact{Kind: Release, Command: unlock.Command, Checked: unlock.Checked,
+				TwoStep: unlock.TwoStep, ConstValue: unlock.Checked && unlock.Value != nil && unlock.ConstValue(),
+				Token: -1, Lease: -1, UnlockResult: -1, Reported: true}
+			if unlock.Fact != nil {
+				f.Unlock.Command = unlock.Fact.Command
+			}
 		}
 		if op.Kind == Acquire {
 			f.ConstValue = op.ConstValue()
 			f.Token, f.Grant = returnedToken(fn, op, ops)
+			f.Lease, f.LeaseKey = returnedLease(fn, op)
 		}
 		if op.Fact != nil {
 			f.Command = op.Fact.Command
@@ -162,4 +179,78 @@ func objectKey(fn *ssa.Function, key Key) (*types.TypeName, string) {
 		return nil, ""
 	}
 	return named.Obj(), rest
+}
+
+// returnedLease finds the result of an acquiring wrapper that is a lease: a
+// struct it makes and returns, with the acquired key in one of its fields,
+// which the lease's Release reads back (lease.Release(ctx) deletes le.key).
+func returnedLease(fn *ssa.Function, acquire *Op) (int, string) {
+	key := acquire.Tmpl.String()
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for i, r := range ret.Results {
+			alloc, ok := ssautil.Unwrap(r).(*ssa.Alloc)
+			if !ok {
+				continue
+			}
+			for _, ref := range *alloc.Referrers() {
+				fa, ok := ref.(*ssa.FieldAddr)
+				if !ok || fa.Referrers() == nil {
+					continue
+				}
+				for _, use := range *fa.Referrers() {
+					if st, ok := use.(*ssa.Store); ok && st.Addr == fa && keyOf(st.Val) == key {
+						return i, fieldName(alloc.Type(), fa.Field)
+					}
+				}
+			}
+		}
+	}
+	return -1, ""
+}
+
+// returnedUnlock finds the result of an acquiring wrapper that is a func
+// value releasing the key it acquired, and that release: the helper that
+// returns its unlock, unlock, err := lock(ctx, key).
+func returnedUnlock(fn *ssa.Function, acquire *Op, ops []*Op) (int, *Op) {
+	if acquire.Kind != Acquire {
+		return -1, nil
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for i, r := range ret.Results {
+			var lit *ssa.Function
+			switch x := ssautil.Unwrap(r).(type) {
+			case *ssa.MakeClosure:
+				lit = x.Fn.(*ssa.Function)
+			case *ssa.Function:
+				lit = x
+			}
+			if lit == nil || lit.Parent() != fn {
+				continue
+			}
+			for _, o := range ops {
+				if o.Kind == Release && o.Key == acquire.Key && within(o.Fn, lit) {
+					return i, o
+				}
+			}
+		}
+	}
+	return -1, nil
+}
+
+// within reports whether fn is lit or a closure inside it.
+func within(fn, lit *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn == lit {
+			return true
+		}
+	}
+	return false
 }

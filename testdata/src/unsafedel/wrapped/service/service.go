@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
 
 	"testcases/unsafedel/wrapped/locker"
 )
@@ -63,6 +64,49 @@ func ThroughForget(ctx context.Context, c *locker.Cache, id string) error {
 		return err
 	}
 	defer c.Forget(ctx, "lock:job:"+id) // want `lock released in Forget with plain DEL`
+	work()
+	return nil
+}
+
+// A lease that remembers its key; its Release is a plain DEL.
+func WithLease(ctx context.Context, ls *locker.Leases, id string) error {
+	lease, err := ls.Acquire(ctx, "lock:lease:"+id)
+	if err != nil {
+		return err
+	}
+	defer lease.Release(ctx) // want `lock released in Release with plain DEL`
+	work()
+	return nil
+}
+
+// The owner-checked release of the same lease.
+func WithLeaseChecked(ctx context.Context, ls *locker.Leases, id string) error {
+	lease, err := ls.Acquire(ctx, "lock:lease:"+id)
+	if err != nil {
+		return err
+	}
+	defer lease.ReleaseIfOwner(ctx)
+	work()
+	return nil
+}
+
+// Helpers that return their unlock func.
+func WithUnlockFunc(ctx context.Context, rdb *redis.Client, id string) error {
+	unlock, err := locker.Lock(ctx, rdb, "lock:fn:"+id)
+	if err != nil {
+		return err
+	}
+	defer unlock() // reported in Lock, which decides it
+	work()
+	return nil
+}
+
+func WithCheckedUnlockFunc(ctx context.Context, rdb *redis.Client, id string) error {
+	unlock, err := locker.LockChecked(ctx, rdb, "lock:fn:"+id)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	work()
 	return nil
 }
