@@ -158,7 +158,7 @@ func resultOf(call ssa.CallInstruction, i int) ssa.Value {
 }
 
 // claim returns the claim n's function makes for its callers: it makes a
-// claim itself, and its result tells who won. A nil error (or true) may then
+// claim itself, outside any loop, and its result tells who won. A nil error (or true) may then
 // come only from the winner's branch, and the loser's branch returns an
 // error (false); or the function returns the claim's row count.
 func (s *summariser) claim(n *node, sers []serializer) *Claim {
@@ -168,7 +168,9 @@ func (s *summariser) claim(n *node, sers []serializer) *Claim {
 	var table string
 	var counts []ssa.Value
 	for _, ser := range sers {
-		if !ser.claim || ser.call.Parent() != fn {
+		// A claim in a loop is retried, or made once per row: its winning
+		// answer does not mean this caller was the only one through.
+		if !ser.claim || ser.call.Parent() != fn || inLoop(ser.call) {
 			continue
 		}
 		won, lost = append(won, ser.won...), append(lost, ser.lost...)

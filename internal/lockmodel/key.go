@@ -73,6 +73,9 @@ func readKey(v ssa.Value, depth int) Key {
 				}
 			}
 		}
+		if bound := ssautil.ParamBinding(x); bound != nil {
+			return readKey(bound, depth+1)
+		}
 	case *ssa.FreeVar:
 		if bound := ssautil.FreeVarBinding(x); bound != nil {
 			return readKey(bound, depth+1)

@@ -6,8 +6,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Callee names the function a call reaches, with its receiver and the other
-// arguments. Interface calls name the interface method: go-redis declares its
+// Callee names the function a call reaches (a generic function's origin for
+// an instance), with its receiver and the other arguments. Interface calls name the interface method: go-redis declares its
 // commands on the Cmdable and UniversalClient interfaces as well, pgx its
 // queries on Tx.
 func Callee(c *ssa.CallCommon) (obj *types.Func, recv ssa.Value, args []ssa.Value) {
@@ -22,6 +22,7 @@ func Callee(c *ssa.CallCommon) (obj *types.Func, recv ssa.Value, args []ssa.Valu
 	if obj == nil {
 		return nil, nil, nil
 	}
+	obj = obj.Origin() // a generic method's instance is known by its origin's facts
 	if obj.Type().(*types.Signature).Recv() != nil && len(c.Args) > 0 {
 		return obj, c.Args[0], c.Args[1:]
 	}

@@ -207,3 +207,41 @@ func FreeVarBinding(fv *ssa.FreeVar) ssa.Value {
 	}
 	return nil
 }
+
+// ParamBinding returns the argument a function literal's parameter is bound
+// to when the literal has one call site, a call or defer in the function
+// that makes it: defer func(key string) { … }(lockKey). Nil otherwise.
+func ParamBinding(p *ssa.Parameter) ssa.Value {
+	fn := p.Parent()
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	idx := -1
+	for i, q := range fn.Params {
+		if q == p {
+			idx = i
+		}
+	}
+	var bound ssa.Value
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			v := call.Common().Value
+			if mc, ok := v.(*ssa.MakeClosure); ok {
+				v = mc.Fn
+			}
+			if v != fn {
+				continue
+			}
+			if bound != nil || idx < 0 || idx >= len(call.Common().Args) {
+				return nil
+			}
+			bound = call.Common().Args[idx]
+		}
+	}
+	return bound
+}

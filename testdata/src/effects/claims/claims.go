@@ -85,3 +85,22 @@ func (o *Orders) Blind(ctx context.Context, id int64) error { // want Blind:`eff
 	}
 	return nil
 }
+
+// Retry rereads the version and tries again: every caller wins in the end,
+// so its nil says nothing about who was first.
+func (o *Orders) Retry(ctx context.Context, id int64) error { // want Retry:`effects write Update orders read orders`
+	for range 3 {
+		var v int64
+		if err := o.db.QueryRowContext(ctx, `SELECT version FROM orders WHERE id = $1`, id).Scan(&v); err != nil {
+			return err
+		}
+		res, err := o.db.ExecContext(ctx, `UPDATE orders SET note = 'x', version = version + 1 WHERE id = $1 AND version = $2`, id, v)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 1 {
+			return nil
+		}
+	}
+	return ErrAlreadyPaid
+}
