@@ -46,6 +46,14 @@
 // dedup and idempotency markers, run-once guards, throttles, create-if-absent
 // records, and leases meant to expire on their own.
 //
+// Where a wrapper's problem is reported: a problem the wrapper alone decides
+// (a constant value or a missing TTL inside TryLock, a plain DEL inside
+// Unlock) is reported inside the wrapper, once, when the wrapper is in the
+// package of the code that pairs it into a lock, or when a method of the same
+// type acquires the key; for a wrapper of another package, at the call,
+// naming it (in utils.TryLock), once per calling function. A problem the
+// caller's argument decides (a constant it passes) is reported at the call.
+//
 // Options: none of its own. In-house lock helpers named with
 // -lockmodel.acquire and -lockmodel.release are taken as correct acquisitions;
 // only whether their result is used is checked.

@@ -33,16 +33,12 @@ func run(r *report.Reporter) error {
 
 func check(r *report.Reporter, l *lockmodel.Lock) {
 	a := l.Acquire
-	pos, end := a.Pos(), a.Pos()
 	// A wrapper's own problems were reported where it is declared when it pairs
-	// with a method of its type; elsewhere they are reported at each call.
+	// with a method of its type; elsewhere they are reported by Place.
 	inherited := a.Fact == nil || !a.Fact.Reported
-	where := ""
-	if a.Via != nil {
-		where = " in " + a.Via.Name()
-	}
 	if inherited && a.ConstValue() {
-		r.At(pos, end, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+		pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue)
+		r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
 	}
 	switch {
 	case !inherited || a.TTL != lockmodel.TTLNone:
@@ -50,19 +46,20 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 		r.At(l.Expire.Pos(), l.Expire.Pos(),
 			"EXPIRE queued after SETNX also extends another holder's lock when SETNX fails; pass the TTL to SETNX")
 	case l.Expire != nil:
-		r.At(pos, end,
+		r.At(a.Pos(), a.Pos(),
 			"SETNX then EXPIRE is not atomic: a crash in between leaves a lock that never expires; set the TTL in the same command",
 			foldExpire(r.Pass, l)...)
 	default:
-		r.At(pos, end, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+		pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0)
+		r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
 	}
 	if a.Queued {
 		return // a queued command has no result until the pipeline runs
 	}
 	switch a.Outcome() {
 	case lockmodel.Ignored:
-		r.At(pos, end, "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
+		r.At(a.Pos(), a.Pos(), "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
 	case lockmodel.NilOnly:
-		r.At(pos, end, "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
+		r.At(a.Pos(), a.Pos(), "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
 	}
 }

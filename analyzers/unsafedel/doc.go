@@ -32,9 +32,15 @@
 // in scope at a go-redis or redigo DEL, the suggested fix does this rewrite.
 //
 // Deletes of keys that no SET NX acquired (cache invalidation, dedup markers) are
-// never reported. A release wrapper (Unlock(key)) is reported where it is declared
-// when a method of the same type acquires the key, and otherwise at each call that
-// pairs it with an acquisition.
+// never reported.
+//
+// Where a wrapper's problem is reported: a problem the wrapper alone decides
+// (a constant value or a missing TTL inside TryLock, a plain DEL inside
+// Unlock) is reported inside the wrapper, once, when the wrapper is in the
+// package of the code that pairs it into a lock, or when a method of the same
+// type acquires the key; for a wrapper of another package, at the call,
+// naming it (in utils.TryLock), once per calling function. A problem the
+// caller's argument decides (a constant it passes) is reported at the call.
 //
 // Options: none of its own. Releases by in-house helpers named with
 // -lockmodel.release are taken as owner-checked.

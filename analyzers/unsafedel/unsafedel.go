@@ -54,16 +54,22 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 	if r.Fact != nil && r.Fact.Reported {
 		return
 	}
-	cmd, where := describe(r)
+	cmd := command(r)
 	switch {
 	case r.Checked && r.Value != nil && r.ConstValue():
-		rep.At(r.Pos(), r.Pos(), "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
+		pos, where, once := r.Place(r.Fact != nil && r.Fact.ConstValue)
+		rep.Once(once, pos, "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
 	case r.Checked:
 	case r.TwoStep:
-		rep.At(r.Pos(), r.Pos(), "lock released"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and delete in one Lua script")
+		pos, where, once := r.Place(true)
+		rep.Once(once, pos, "lock released"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and delete in one Lua script")
 	default:
-		rep.At(r.Pos(), r.Pos(), "lock released"+where+" with plain "+cmd+": it deletes whoever holds it now; compare the owner and delete atomically",
-			compareAndDelete(rep.Pass, l, r)...)
+		pos, where, once := r.Place(true)
+		var fixes []analysis.SuggestedFix
+		if pos == r.Pos() {
+			fixes = compareAndDelete(rep.Pass, l, r)
+		}
+		rep.Once(once, pos, "lock released"+where+" with plain "+cmd+": it deletes whoever holds it now; compare the owner and delete atomically", fixes...)
 	}
 }
 
@@ -71,21 +77,23 @@ func checkRefresh(rep *report.Reporter, r *lockmodel.Op) {
 	if r.Checked || r.Fact != nil && r.Fact.Reported {
 		return
 	}
-	cmd, where := describe(r)
+	cmd := command(r)
+	pos, where, once := r.Place(true)
 	if r.TwoStep {
-		rep.At(r.Pos(), r.Pos(), "lock refreshed"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and refresh in one Lua script")
+		rep.Once(once, pos, "lock refreshed"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and refresh in one Lua script")
 		return
 	}
-	rep.At(r.Pos(), r.Pos(), "lock refreshed"+where+" with "+cmd+" without an owner check: it can extend another holder's lock; compare the owner in a Lua script")
+	rep.Once(once, pos, "lock refreshed"+where+" with "+cmd+" without an owner check: it can extend another holder's lock; compare the owner in a Lua script")
 }
 
-// describe names the command, and the wrapper it is sent from.
-func describe(r *lockmodel.Op) (cmd, where string) {
-	if r.Fact != nil {
-		return r.Fact.Command, " in " + r.Via.Name()
+// command names the command a release or refresh sends, through its
+// wrapper's fact for a wrapper call.
+func command(r *lockmodel.Op) string {
+	switch {
+	case r.Fact != nil:
+		return r.Fact.Command
+	case r.Script:
+		return "DEL"
 	}
-	if r.Script {
-		return "DEL", ""
-	}
-	return r.Command, ""
+	return r.Command
 }

@@ -104,6 +104,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, ops := range byRoot {
 		markTwoStep(ops)
 	}
+	linkInner(byRoot, local)
 	for _, root := range sortedRoots(byRoot) {
 		m.Locks = append(m.Locks, pairInFunc(byRoot[root])...)
 	}

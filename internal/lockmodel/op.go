@@ -73,6 +73,10 @@ type Op struct {
 	// Via is the wrapper the operation is made through, with its fact.
 	Via  *types.Func
 	Fact *WrapperFact
+	// Inner is, for a wrapper of this package, the operation inside it that
+	// its fact describes (the innermost, for wrappers of wrappers): where a
+	// problem the wrapper alone decides is reported.
+	Inner *Op
 
 	// constField: the stored value is read from a field that holds one
 	// constant wherever the package sets it (NewLock(rdb, key) sets
@@ -143,4 +147,29 @@ func (op *Op) computeDeferred() bool {
 		}
 	}
 	return false
+}
+
+// Place says where to report a problem of the operation, and how to name the
+// wrapper it is made through. A problem the caller's arguments decide, or the
+// operation's own, is reported at the operation. One its wrapper alone
+// decides (a constant value, a missing TTL, a plain DEL inside it) is
+// reported inside the wrapper when the wrapper is of this package, once
+// however many callers; for a wrapper of another package, at the call,
+// naming the wrapper, and once per calling function (once is the key to
+// report it once by).
+func (op *Op) Place(decidedInWrapper bool) (pos token.Pos, where, once string) {
+	switch {
+	case op.Via == nil || !decidedInWrapper:
+		if op.Via != nil {
+			where = " in " + op.Via.Name()
+		}
+		return op.Pos(), where, ""
+	case op.Inner != nil:
+		return op.Inner.Pos(), "", ""
+	}
+	where = " in " + op.Via.Pkg().Name() + "." + op.Via.Name()
+	if recv := ssautil.RecvName(op.Via); recv != "" {
+		where = " in " + op.Via.Pkg().Name() + "." + recv + "." + op.Via.Name()
+	}
+	return op.Pos(), where, ssautil.Root(op.Fn).String() + where
 }

@@ -254,3 +254,37 @@ func within(fn, lit *ssa.Function) bool {
 	}
 	return false
 }
+
+// linkInner points each call of a wrapper of this package at the operation
+// inside the wrapper that its fact describes.
+func linkInner(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) {
+	source := make(map[*types.Func]*Op)
+	for fn, ops := range byRoot {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || local[obj] == nil {
+			continue
+		}
+		f := local[obj]
+		for _, op := range ops {
+			if op.Kind == f.Kind && op.Key == f.Key.String() {
+				source[obj] = op
+				break
+			}
+		}
+	}
+	for _, ops := range byRoot {
+		for _, op := range ops {
+			inner := source[op.Via]
+			for depth := 0; inner != nil && inner.Via != nil && depth < 8; depth++ {
+				if next := source[inner.Via]; next != nil {
+					inner = next
+				} else {
+					break
+				}
+			}
+			if op.Via != nil {
+				op.Inner = inner
+			}
+		}
+	}
+}

@@ -20,6 +20,14 @@ type Reporter struct {
 	check      string
 	generated  map[*token.File]bool
 	directives map[*token.File][]*directive.Directive
+	reported   map[reportKey]bool
+}
+
+// reportKey is a diagnostic's place and text: the same report at the same
+// place is made once, however many ways a check reaches it.
+type reportKey struct {
+	pos token.Pos
+	msg string
 }
 
 // Run adapts a check to an analyzer's Run: everything the check reports goes
@@ -32,6 +40,7 @@ func Run(check func(*Reporter) error) func(*analysis.Pass) (any, error) {
 			check:      pass.Analyzer.Name,
 			generated:  make(map[*token.File]bool),
 			directives: make(map[*token.File][]*directive.Directive),
+			reported:   make(map[reportKey]bool),
 		}
 		for _, f := range pass.Files {
 			tf := pass.Fset.File(f.FileStart)
@@ -47,9 +56,10 @@ func Run(check func(*Reporter) error) func(*analysis.Pass) (any, error) {
 // At reports msg at [pos, end), with optional fixes.
 func (r *Reporter) At(pos, end token.Pos, msg string, fixes ...analysis.SuggestedFix) {
 	tf := r.Pass.Fset.File(pos)
-	if tf == nil || r.generated[tf] {
+	if tf == nil || r.generated[tf] || r.reported[reportKey{pos, msg}] {
 		return
 	}
+	r.reported[reportKey{pos, msg}] = true
 	// The line as written, after //line directives, as directives count it.
 	// A file that cgo translated maps back to its source that way; a fix must
 	// not edit the translation, which lives in the build cache.
@@ -67,6 +77,20 @@ func (r *Reporter) At(pos, end token.Pos, msg string, fixes ...analysis.Suggeste
 	if !silenced {
 		r.Pass.Report(analysis.Diagnostic{Pos: pos, End: end, Message: msg, SuggestedFixes: fixes})
 	}
+}
+
+// Once reports msg at pos unless a report with the same msg was made under
+// the same key (an empty key never matches): a problem said once per calling
+// function, not once per line.
+func (r *Reporter) Once(key string, pos token.Pos, msg string, fixes ...analysis.SuggestedFix) {
+	if key != "" {
+		k := reportKey{token.NoPos, key + "\x00" + msg}
+		if r.reported[k] {
+			return
+		}
+		r.reported[k] = true
+	}
+	r.At(pos, pos, msg, fixes...)
 }
 
 func (r *Reporter) finish() {

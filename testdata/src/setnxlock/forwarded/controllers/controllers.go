@@ -6,7 +6,7 @@ import "testcases/setnxlock/forwarded/utils"
 func draw(int) {}
 
 func Lucky(uid int) {
-	if !utils.LockLucky(uid) { // want `lock value is a constant in LockLucky`
+	if !utils.LockLucky(uid) { // want `lock value is a constant in utils.LockLucky`
 		return
 	}
 	defer utils.UnlockLucky(uid)

@@ -10,7 +10,7 @@ import (
 func work() {}
 
 func CompleteOrder(ctx context.Context, l *locker.Locker, id string) {
-	if !l.TryLock(ctx, id) { // want `lock value is a constant in TryLock: holders cannot be told apart; store a unique token`
+	if !l.TryLock(ctx, id) { // want `lock value is a constant in locker.Locker.TryLock: holders cannot be told apart; store a unique token`
 		return
 	}
 	defer l.Unlock(ctx, id, "")

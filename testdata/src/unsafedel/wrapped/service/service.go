@@ -18,7 +18,7 @@ func CompleteOrder(ctx context.Context, l *locker.Locker, id string) {
 	if !l.TryLock(ctx, id, token) {
 		return
 	}
-	defer l.Unlock(ctx, id) // want `lock released in Unlock with plain DEL`
+	defer l.Unlock(ctx, id) // want `lock released in locker.Locker.Unlock with plain DEL`
 	work()
 }
 
@@ -52,7 +52,7 @@ func ThroughCache(ctx context.Context, c *locker.Cache, id string) error {
 	if ok, err := c.SetNX(ctx, "lock:job:"+id, token, time.Minute); err != nil || !ok {
 		return err
 	}
-	defer c.Del(ctx, "stats:"+id, "lock:job:"+id) // want `lock released in Del with plain DEL`
+	defer c.Del(ctx, "stats:"+id, "lock:job:"+id) // want `lock released in locker.Cache.Del with plain DEL`
 	work()
 	return nil
 }
@@ -63,7 +63,7 @@ func ThroughForget(ctx context.Context, c *locker.Cache, id string) error {
 	if ok, err := c.SetNX(ctx, "lock:job:"+id, token, time.Minute); err != nil || !ok {
 		return err
 	}
-	defer c.Forget(ctx, "lock:job:"+id) // want `lock released in Forget with plain DEL`
+	defer c.Forget(ctx, "lock:job:"+id) // want `lock released in locker.Cache.Forget with plain DEL`
 	work()
 	return nil
 }
@@ -74,7 +74,7 @@ func WithLease(ctx context.Context, ls *locker.Leases, id string) error {
 	if err != nil {
 		return err
 	}
-	defer lease.Release(ctx) // want `lock released in Release with plain DEL`
+	defer lease.Release(ctx) // want `lock released in locker.Lease.Release with plain DEL`
 	work()
 	return nil
 }
@@ -109,4 +109,18 @@ func WithCheckedUnlockFunc(ctx context.Context, rdb *redis.Client, id string) er
 	defer unlock()
 	work()
 	return nil
+}
+
+// Two calls of another package's wrapper in one function: said once.
+func TwoReleases(ctx context.Context, l *locker.Locker, id string) {
+	token := uuid.NewString()
+	if !l.TryLock(ctx, id, token) {
+		return
+	}
+	if id == "" {
+		l.Unlock(ctx, id) // want `lock released in locker.Locker.Unlock with plain DEL`
+		return
+	}
+	work()
+	l.Unlock(ctx, id)
 }
