@@ -43,6 +43,9 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	// The table wins over facts: a lock library's Obtain is itself a wrapper
 	// around SET NX, but its lock object, not its key, is what callers hold.
 	row := clients.Lookup(obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name())
+	if row == nil && c.IsInvoke() {
+		row = clientMethod(obj)
+	}
 	if row == nil {
 		if f := r.fact(obj); f != nil {
 			return wrapperOps(fn, instr, obj, f, append(recvArgs(recv), args...))
@@ -355,4 +358,18 @@ func (r *recognizer) unlockCall(fn *ssa.Function, instr ssa.CallInstruction) *Op
 		Checked: f.Unlock.Checked, TwoStep: f.Unlock.TwoStep, NilIsError: true, Via: obj, Fact: f.Unlock}
 	op.setKey(keyValue(v))
 	return op
+}
+
+// clientMethod reads a method of an in-house interface in front of a Redis
+// client, type Cache interface { SetNX(…) *redis.BoolCmd }, as the client's
+// method of that name: its result, a command object or reply of the client's
+// own, says which client implements it.
+func clientMethod(m *types.Func) *clients.Func {
+	res := m.Type().(*types.Signature).Results()
+	for i := range res.Len() {
+		if n, ok := types.Unalias(ssautil.Deref(res.At(i).Type())).(*types.Named); ok && n.Obj().Pkg() != nil && clients.IsClient(n.Obj().Pkg().Path()) {
+			return clients.Lookup(n.Obj().Pkg().Path(), "", m.Name())
+		}
+	}
+	return nil
 }
