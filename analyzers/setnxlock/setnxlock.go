@@ -37,7 +37,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	// with a method of its type; elsewhere they are reported by Place.
 	inherited := a.Fact == nil || !a.Fact.Reported
 	if inherited && a.ConstValue() {
-		pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue)
+		pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
 		r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
 	}
 	switch {
@@ -50,7 +50,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 			"SETNX then EXPIRE is not atomic: a crash in between leaves a lock that never expires; set the TTL in the same command",
 			foldExpire(r.Pass, l)...)
 	default:
-		pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0)
+		pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0, r.Generated)
 		r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
 	}
 	if a.Queued {

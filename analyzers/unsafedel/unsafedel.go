@@ -57,14 +57,14 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 	cmd := command(r)
 	switch {
 	case r.Checked && r.Value != nil && r.ConstValue():
-		pos, where, once := r.Place(r.Fact != nil && r.Fact.ConstValue)
+		pos, where, once := r.Place(r.Fact != nil && r.Fact.ConstValue, rep.Generated)
 		rep.Once(once, pos, "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
 	case r.Checked:
 	case r.TwoStep:
-		pos, where, once := r.Place(true)
+		pos, where, once := r.Place(true, rep.Generated)
 		rep.Once(once, pos, "lock released"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and delete in one Lua script")
 	default:
-		pos, where, once := r.Place(true)
+		pos, where, once := r.Place(true, rep.Generated)
 		var fixes []analysis.SuggestedFix
 		if pos == r.Pos() {
 			fixes = compareAndDelete(rep.Pass, l, r)
@@ -78,7 +78,7 @@ func checkRefresh(rep *report.Reporter, r *lockmodel.Op) {
 		return
 	}
 	cmd := command(r)
-	pos, where, once := r.Place(true)
+	pos, where, once := r.Place(true, rep.Generated)
 	if r.TwoStep {
 		rep.Once(once, pos, "lock refreshed"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and refresh in one Lua script")
 		return

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"crypto/sha256"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 	"honnef.co/go/tools/config"
 	"honnef.co/go/tools/go/buildid"
@@ -19,6 +21,8 @@ import (
 
 	"github.com/lockvet/lockvet/analyzers"
 	"github.com/lockvet/lockvet/internal/guard"
+	"github.com/lockvet/lockvet/internal/link"
+	"github.com/lockvet/lockvet/internal/link/record"
 )
 
 // result is what one run found.
@@ -29,7 +33,10 @@ type result struct {
 
 // lint analyses the packages with staticcheck's runner, which keeps each
 // package's diagnostics and facts in a cache: unchanged packages are not
-// analysed twice.
+// analysed twice. It then links the program (see package link): when
+// packages call interface methods whose implementations the program has, it
+// analyses those packages once more with the joined table, and their
+// findings replace the first ones.
 func lint(o *options) (*result, error) {
 	c, err := openCache()
 	if err != nil {
@@ -39,7 +46,6 @@ func lint(o *options) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cache.SetSalt(salt)
 	r, err := runner.New(config.Config{}, c)
 	if err != nil {
 		return nil, err
@@ -48,17 +54,49 @@ func lint(o *options) (*result, error) {
 	if o.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + o.tags}
 	}
-	for _, a := range o.checks {
+	for _, a := range append(o.checks, record.Analyzer) {
 		guard.Protect(a)
 	}
-	results, err := r.Run(cfg, o.checks, o.patterns)
+	cache.SetSalt(salt)
+	first, err := analyse(r, cfg, append(slices.Clone(o.checks), record.Analyzer), o.patterns)
 	if err != nil {
 		return nil, err
 	}
-	if len(results) == 0 {
+	if len(first.byPackage) == 0 && len(first.errors) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(o.patterns, " "))
 	}
-	res := &result{}
+	table, callers := link.Join(first.records)
+	if len(callers) == 0 {
+		return first.result(nil), nil
+	}
+	// The second run's results depend on the table: key them by it.
+	data, err := json.Marshal(table)
+	if err != nil {
+		return nil, err
+	}
+	cache.SetSalt(append(slices.Clone(salt), data...))
+	link.Set(table, callers)
+	defer link.Set(nil, nil)
+	second, err := analyse(r, cfg, o.checks, callers)
+	if err != nil {
+		return nil, err
+	}
+	return first.result(second), nil
+}
+
+// run1 is what one run of the runner found, by package.
+type run1 struct {
+	byPackage map[string][]runner.Diagnostic
+	errors    []string
+	records   []link.Record
+}
+
+func analyse(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer, patterns []string) (*run1, error) {
+	results, err := r.Run(cfg, checks, patterns)
+	if err != nil {
+		return nil, err
+	}
+	out := &run1{byPackage: make(map[string][]runner.Diagnostic)}
 	seen := map[string]bool{}
 	for _, pkg := range results {
 		if pkg.Failed {
@@ -66,7 +104,7 @@ func lint(o *options) (*result, error) {
 				for _, msg := range packageError(pkg.Package.ID, e) {
 					if !seen[msg] {
 						seen[msg] = true
-						res.errors = append(res.errors, msg)
+						out.errors = append(out.errors, msg)
 					}
 				}
 			}
@@ -79,21 +117,62 @@ func lint(o *options) (*result, error) {
 		if err != nil {
 			return nil, err
 		}
+		path := pkg.Package.PkgPath
+		if _, ok := out.byPackage[path]; !ok {
+			out.byPackage[path] = nil // analysed, if without findings
+		}
 		for _, d := range data.Diagnostics {
-			if d.Category == guard.Category {
-				// A panic of lockvet's own, caught on this package: an error,
-				// not a finding.
+			switch d.Category {
+			case guard.Category:
+				// A panic of lockvet's own, caught on this package: an
+				// error, not a finding.
 				if msg := "lockvet: " + d.Message; !seen[msg] {
 					seen[msg] = true
-					res.errors = append(res.errors, msg)
+					out.errors = append(out.errors, msg)
 				}
-				continue
+			case record.Category:
+				var rec link.Record
+				if json.Unmarshal([]byte(d.Message), &rec) == nil {
+					out.records = append(out.records, rec)
+				}
+			default:
+				out.byPackage[path] = append(out.byPackage[path], d)
 			}
-			// A package and its test variant share files: report once.
+		}
+	}
+	return out, nil
+}
+
+// result merges the first run's findings with a second run's, whose packages'
+// findings replace the first run's; a package and its test variants share
+// files, so each finding is reported once.
+func (first *run1) result(second *run1) *result {
+	res := &result{errors: first.errors}
+	seen := map[string]bool{}
+	add := func(ds []runner.Diagnostic) {
+		for _, d := range ds {
 			key := fmt.Sprintf("%v %v %s %s", d.Position, d.End, d.Category, d.Message)
 			if !seen[key] {
 				seen[key] = true
 				res.findings = append(res.findings, d)
+			}
+		}
+	}
+	for path, ds := range first.byPackage {
+		if second != nil {
+			if _, ok := second.byPackage[path]; ok {
+				continue
+			}
+		}
+		add(ds)
+	}
+	if second != nil {
+		for _, ds := range second.byPackage {
+			add(ds)
+		}
+		for _, e := range second.errors {
+			if !slices.Contains(res.errors, e) {
+				res.errors = append(res.errors, e)
 			}
 		}
 	}
@@ -102,9 +181,10 @@ func lint(o *options) (*result, error) {
 			cmp.Compare(a.Position.Filename, b.Position.Filename),
 			cmp.Compare(a.Position.Line, b.Position.Line),
 			cmp.Compare(a.Position.Column, b.Position.Column),
-			cmp.Compare(a.Category, b.Category))
+			cmp.Compare(a.Category, b.Category),
+			cmp.Compare(a.Message, b.Message))
 	})
-	return res, nil
+	return res
 }
 
 // openCache opens lockvet's own results cache, beside the Go build cache in the

@@ -34,6 +34,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lazyssa"
+	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/sqlcall"
 	"github.com/lockvet/lockvet/internal/sqltext"
 )
@@ -183,6 +184,9 @@ type Result struct {
 	// with summaries.
 	Of map[ssa.CallInstruction]*Summary
 
+	// Summaries are the package's functions' summaries, for the link step.
+	Summaries map[*types.Func]*Summary
+
 	mu      sync.Mutex
 	regions map[any]*Region
 }
@@ -202,9 +206,11 @@ func run(pass *analysis.Pass) (any, error) {
 		fns = append(fns, fn)
 	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	res.Summaries = make(map[*types.Func]*Summary, len(fns))
 	for _, fn := range fns {
 		if obj, ok := fn.Object().(*types.Func); ok {
 			pass.ExportObjectFact(obj, sums[fn])
+			res.Summaries[obj] = sums[fn]
 		}
 	}
 	pass.ExportPackageFact(new(packageFact))
@@ -215,7 +221,7 @@ func run(pass *analysis.Pass) (any, error) {
 // do, are summarised. A call into any other package is judged by the table,
 // and is unknown when the table does not know it: precision before recall.
 func relevant(pass *analysis.Pass) bool {
-	if sqlcall.Relevant(pass) {
+	if sqlcall.Relevant(pass) || link.Calls(pass.Pkg) {
 		return true
 	}
 	for _, imp := range pass.Pkg.Imports() {

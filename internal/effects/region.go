@@ -105,10 +105,10 @@ func argsOf(call ssa.CallInstruction, params []int) []ssa.Value {
 	if params == nil {
 		return nil
 	}
-	args := call.Common().Args
+	args := callArgs(call)
 	out := make([]ssa.Value, len(params))
 	for i, p := range params {
-		if p >= 0 && p < len(args) && !call.Common().IsInvoke() {
+		if p >= 0 && p < len(args) {
 			out[i] = args[p]
 		}
 	}

@@ -1,6 +1,7 @@
 package effects
 
 import (
+	"encoding/json"
 	"go/types"
 	"reflect"
 
@@ -8,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/sqlcall"
 	"github.com/lockvet/lockvet/internal/sqltext"
 	"github.com/lockvet/lockvet/internal/ssautil"
@@ -272,6 +274,9 @@ func (s *summariser) callee(call ssa.CallInstruction) *Summary {
 		}
 	}
 	if common.IsInvoke() {
+		if sum := linkedSummary(common.Method); sum != nil {
+			return sum
+		}
 		return byPackage(common.Method)
 	}
 	callee := common.StaticCallee()
@@ -308,6 +313,30 @@ func (s *summariser) funcSummary(obj *types.Func) *Summary {
 		return nil // a summarised package where this function does nothing outside
 	}
 	return byPackage(obj)
+}
+
+// linkedSummary returns the summary the link step found for a call of the
+// interface method m; nil without one, and for one that does nothing.
+func linkedSummary(m *types.Func) *Summary {
+	facts, ok := link.Lookup(m)
+	if !ok || facts.Summary == nil {
+		return nil
+	}
+	sum := new(Summary)
+	if json.Unmarshal(facts.Summary, sum) != nil || sum.empty() {
+		return nil
+	}
+	return sum
+}
+
+// callArgs are a call's arguments as a callee's parameters number them: the
+// receiver first, also for a call through an interface.
+func callArgs(call ssa.CallInstruction) []ssa.Value {
+	c := call.Common()
+	if c.IsInvoke() {
+		return append([]ssa.Value{c.Value}, c.Args...)
+	}
+	return c.Args
 }
 
 // byPackage classifies a call by the package of its callee, from the table.
@@ -393,7 +422,7 @@ func remap(eff *Summary, call ssa.CallInstruction, caller *ssa.Function) *Summar
 	}
 	out := *eff
 	out.Writes = make([]Write, len(eff.Writes))
-	args := call.Common().Args
+	args := callArgs(call)
 	for i, w := range eff.Writes {
 		if w.Params != nil {
 			mapped := make([]int, len(w.Params))
@@ -430,6 +459,9 @@ func inLoop(call ssa.CallInstruction) bool {
 }
 
 func calleeName(call ssa.CallInstruction) string {
+	if c := call.Common(); c.IsInvoke() {
+		return c.Method.Name()
+	}
 	if callee := call.Common().StaticCallee(); callee != nil {
 		return callee.Name()
 	}

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
@@ -82,7 +83,12 @@ func appendUnique(s []int, n int) []int {
 // callbacks finds the function literals the package passes to functions that
 // run them under a lock, local or known by their facts.
 func callbacks(pass *analysis.Pass, funcs []*ssa.Function, local map[*types.Func]*CallbackFact) []*Callback {
-	fact := func(obj *types.Func) *CallbackFact { return factOf(pass, local, obj) }
+	fact := func(obj *types.Func) *CallbackFact {
+		if f := factOf(pass, local, obj); f != nil {
+			return f
+		}
+		return linked[CallbackFact](obj, func(f link.Facts) []byte { return f.Callback })
+	}
 	var out []*Callback
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -92,7 +98,7 @@ func callbacks(pass *analysis.Pass, funcs []*ssa.Function, local map[*types.Func
 					continue
 				}
 				obj, recv, args := ssautil.Callee(call.Common())
-				if obj == nil || obj.Pkg() == nil || call.Common().IsInvoke() {
+				if obj == nil || obj.Pkg() == nil {
 					continue
 				}
 				f := fact(obj)

@@ -26,8 +26,11 @@ func (r *recognizer) words(row *clients.Func, recv ssa.Value, args []ssa.Value) 
 		return append([]ssa.Value{word(row.Command)}, args...), "", true
 	case clients.SetNXTTL, clients.SetNXSeconds:
 		switch {
-		case len(args) == 2, len(args) == 3 && isZeroConst(args[2]):
+		case len(args) == 2:
 			return []ssa.Value{word("SETNX"), args[0], args[1]}, "", true
+		case len(args) == 3 && isZeroConst(args[2]):
+			// The zero TTL stays a word: a fix puts the TTL there.
+			return []ssa.Value{word("SETNX"), args[0], args[1], args[2]}, "", true
 		case len(args) == 3:
 			unit := "PX"
 			if row.Shape == clients.SetNXSeconds {
@@ -142,9 +145,13 @@ func (r *recognizer) readCommand(b *opBuilder, words []ssa.Value, label string) 
 			setCommand(b, args, label)
 		}
 	case "SETNX":
-		if len(args) == 2 {
+		if len(args) == 2 || len(args) == 3 && isZeroConst(args[2]) {
 			b.nilIsError = false // SETNX answers 0 or 1, never nil
-			b.acquire("SETNX", args[0], args[1], TTLNone, nil)
+			var ttl ssa.Value
+			if len(args) == 3 {
+				ttl = args[2]
+			}
+			b.acquire("SETNX", args[0], args[1], TTLNone, ttl)
 		}
 	case "DEL", "UNLINK":
 		for _, k := range args {

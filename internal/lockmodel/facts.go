@@ -1,6 +1,7 @@
 package lockmodel
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/types"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/lockvet/lockvet/internal/guard"
+	"github.com/lockvet/lockvet/internal/link"
 )
 
 // WrapperFact describes a function that acquires, releases or refreshes a key it
@@ -41,6 +43,9 @@ type WrapperFact struct {
 	// Release, Refresh: how ownership is checked.
 	Checked bool
 	TwoStep bool // GET, compare in Go, then DEL
+	// Impl names the implementation of an interface method whose fact the
+	// link step found; "" for facts of the method itself.
+	Impl string `json:"-"`
 	// Reported: the wrapper pairs with another method of its own type, so its own
 	// problems were reported where it is declared, not at each caller.
 	Reported bool
@@ -112,6 +117,20 @@ func (*PackageFact) String() string { return "lockapi" }
 
 // failed tells importers that lockmodel panicked on a package (see guard).
 type failed struct{ guard.Failed }
+
+// linked returns the fact of type F the link step found for a call of the
+// interface method m, nil without one.
+func linked[F any](m *types.Func, field func(link.Facts) []byte) *F {
+	facts, ok := link.Lookup(m)
+	if !ok || field(facts) == nil {
+		return nil
+	}
+	f := new(F)
+	if json.Unmarshal(field(facts), f) != nil {
+		return nil
+	}
+	return f
+}
 
 // factOf returns obj's fact of type F: the one derived in this package, or
 // the one another package exported.

@@ -21,6 +21,7 @@ import (
 	"github.com/lockvet/lockvet/internal/clients"
 	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lazyssa"
+	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
@@ -45,6 +46,10 @@ type Model struct {
 	// that run them under a lock: WithLock(ctx, key, func() error { … }).
 	Callbacks []*Callback
 	SSA       *buildssa.SSA // nil when the package uses no Redis client
+	// Wrappers and RunsUnder are the facts the package's own functions
+	// export, for the link step.
+	Wrappers  map[*types.Func]*WrapperFact
+	RunsUnder map[*types.Func]*CallbackFact
 }
 
 // Lock is one acquisition with the releases, refreshes and reads of its key.
@@ -74,7 +79,17 @@ func run(pass *analysis.Pass) (any, error) {
 		inits:    inits,
 		scripts:  newScriptSource(pass, inits),
 		forwards: make(map[*ssa.Function]*CommandFact),
-		fact:     func(obj *types.Func) *WrapperFact { return factOf(pass, local, obj) },
+		fact: func(obj *types.Func) *WrapperFact {
+			if f := factOf(pass, local, obj); f != nil {
+				return f
+			}
+			f := linked[WrapperFact](obj, func(f link.Facts) []byte { return f.Wrapper })
+			if f != nil {
+				facts, _ := link.Lookup(obj)
+				f.Impl = facts.From
+			}
+			return f
+		},
 	}
 	r.command = func(obj *types.Func) *CommandFact {
 		if obj.Pkg() == pass.Pkg {
@@ -112,6 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.Callbacks = callbacks(pass, prog.SrcFuncs, runsUnder)
 	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
+	m.Wrappers, m.RunsUnder = local, runsUnder
 
 	for obj, f := range local {
 		pass.ExportObjectFact(obj, f)
@@ -155,7 +171,7 @@ func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*type
 // relevant is the fast path: a package that imports no Redis client and no
 // package declaring lock wrappers has no locks.
 func relevant(pass *analysis.Pass) bool {
-	if hasHelpers(pass.Pkg) {
+	if hasHelpers(pass.Pkg) || link.Calls(pass.Pkg) {
 		return true
 	}
 	for _, imp := range pass.Pkg.Imports() {

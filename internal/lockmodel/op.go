@@ -156,10 +156,10 @@ func (op *Op) computeDeferred() bool {
 // reported inside the wrapper when the wrapper is of this package, once
 // however many callers; for a wrapper of another package, at the call,
 // naming the wrapper, and once per calling function (once is the key to
-// report it once by).
-func (op *Op) Place(decidedInWrapper bool) (pos token.Pos, where, once string) {
+// report it once by). A wrapper in a generated file is reported at the call.
+func (op *Op) Place(decidedInWrapper bool, generated func(token.Pos) bool) (pos token.Pos, where, once string) {
 	switch {
-	case op.Via == nil || !decidedInWrapper:
+	case op.Via == nil || !decidedInWrapper || op.Inner != nil && generated(op.Inner.Pos()):
 		if op.Via != nil {
 			where = " in " + op.Via.Name()
 		}
@@ -170,6 +170,9 @@ func (op *Op) Place(decidedInWrapper bool) (pos token.Pos, where, once string) {
 	where = " in " + op.Via.Pkg().Name() + "." + op.Via.Name()
 	if recv := ssautil.RecvName(op.Via); recv != "" {
 		where = " in " + op.Via.Pkg().Name() + "." + recv + "." + op.Via.Name()
+	}
+	if op.Fact != nil && op.Fact.Impl != "" {
+		where = " in " + op.Fact.Impl // what the program runs behind the interface
 	}
 	return op.Pos(), where, ssautil.Root(op.Fn).String() + where
 }

@@ -79,6 +79,13 @@ func (r *Reporter) At(pos, end token.Pos, msg string, fixes ...analysis.Suggeste
 	}
 }
 
+// Generated reports whether pos is in a generated file, where nothing is
+// reported: a problem found there is reported where it is used instead.
+func (r *Reporter) Generated(pos token.Pos) bool {
+	tf := r.Pass.Fset.File(pos)
+	return tf != nil && r.generated[tf]
+}
+
 // Once reports msg at pos unless a report with the same msg was made under
 // the same key (an empty key never matches): a problem said once per calling
 // function, not once per line.

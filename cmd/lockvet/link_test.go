@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockvet/lockvet/analyzers"
+)
+
+// A service written with dependency injection: the service package declares
+// the interfaces it needs, the implementations live in packages it does not
+// import, and main wires them.
+var linked = map[string]string{
+	"redislock/redislock.go": `package redislock
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type Locker struct{ rdb *redis.Client }
+
+func New(rdb *redis.Client) *Locker { return &Locker{rdb: rdb} }
+
+func (l *Locker) TryLock(ctx context.Context, key string) (bool, error) {
+	return l.rdb.SetNX(ctx, key, "1", 10*time.Second).Result()
+}
+
+func (l *Locker) Unlock(ctx context.Context, key string) error {
+	return l.rdb.Del(ctx, key).Err()
+}
+`,
+	"memlock/memlock.go": `// Package memlock is an in-process stand-in with the same methods and no
+// Redis: it has no facts, so it does not make the interface ambiguous.
+package memlock
+
+import (
+	"context"
+	"sync"
+)
+
+type Locker struct {
+	mu   sync.Mutex
+	held map[string]bool
+}
+
+func (l *Locker) TryLock(ctx context.Context, key string) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held[key] {
+		return false, nil
+	}
+	l.held[key] = true
+	return true, nil
+}
+
+func (l *Locker) Unlock(ctx context.Context, key string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.held, key)
+	return nil
+}
+`,
+	"postgres/orders.go": `package postgres
+
+import (
+	"context"
+	"database/sql"
+)
+
+type Orders struct{ DB *sql.DB }
+
+func (o *Orders) Credit(ctx context.Context, id int64, points int) error {
+	_, err := o.DB.ExecContext(ctx, "UPDATE accounts SET points = points + $1 WHERE id = $2", points, id)
+	return err
+}
+`,
+	"service/service.go": `package service
+
+import (
+	"context"
+	"strconv"
+)
+
+type Locker interface {
+	TryLock(ctx context.Context, key string) (bool, error)
+	Unlock(ctx context.Context, key string) error
+}
+
+type Orders interface {
+	Credit(ctx context.Context, id int64, points int) error
+}
+
+type Service struct {
+	Locks  Locker
+	Orders Orders
+}
+
+func (s *Service) Pay(ctx context.Context, id int64) error {
+	key := "lock:order:" + strconv.FormatInt(id, 10)
+	ok, err := s.Locks.TryLock(ctx, key)
+	if err != nil || !ok {
+		return err
+	}
+	defer s.Locks.Unlock(ctx, key)
+	return s.Orders.Credit(ctx, id, 10)
+}
+`,
+	"main.go": `package main
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/redis/go-redis/v9"
+
+	"example.com/linked/memlock"
+	"example.com/linked/postgres"
+	"example.com/linked/redislock"
+	"example.com/linked/service"
+)
+
+func main() {
+	rdb := redis.NewClient(&redis.Options{})
+	var locks service.Locker = redislock.New(rdb)
+	if rdb == nil {
+		locks = &memlock.Locker{}
+	}
+	s := &service.Service{Locks: locks, Orders: &postgres.Orders{DB: (*sql.DB)(nil)}}
+	s.Pay(context.Background(), 1)
+}
+`,
+}
+
+// The findings the link step finds in the service package, and only it.
+var linkedFindings = []string{
+	"service/service.go:24:28: lock value is a constant in redislock.Locker.TryLock",
+	"service/service.go:28:22: lock released in redislock.Locker.Unlock with plain DEL",
+	"service/service.go:29:24: unfenced write (in Credit) under a TTL lock",
+	"service/service.go:24:28: lock only guards database work",
+}
+
+func linkedModule(t *testing.T) string {
+	dir := t.TempDir()
+	examples := filepath.Join("..", "..", "examples")
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(examples, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.Replace(data, []byte("module github.com/lockvet/lockvet/examples"), []byte("module example.com/linked"), 1)
+		guardedWrite(t, filepath.Join(dir, name), data)
+	}
+	for name, src := range linked {
+		guardedWrite(t, filepath.Join(dir, name), []byte(src))
+	}
+	return dir
+}
+
+// TestLink checks that the command follows calls through interfaces to the
+// implementations the program wires in, and that go vet, which sees one
+// package at a time, does not.
+func TestLink(t *testing.T) {
+	tool := filepath.Join(t.TempDir(), "lockvet")
+	if out, err := exec.Command("go", "build", "-o", tool, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := linkedModule(t)
+	t.Chdir(dir)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for run := range 2 { // the second run reads both passes from the cache
+		o := &options{format: "text", tests: true, patterns: []string{"./..."}, checks: analyzers.All}
+		var stdout, stderr bytes.Buffer
+		if code := execute(o, &stdout, &stderr); code != exitFindings {
+			t.Fatalf("run %d: exit %d, want %d\n%s%s", run, code, exitFindings, stdout.String(), stderr.String())
+		}
+		for _, want := range linkedFindings {
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("run %d: missing %q in:\n%s", run, want, stdout.String())
+			}
+		}
+		if n := strings.Count(stdout.String(), ".go:"); n != len(linkedFindings) {
+			t.Errorf("run %d: %d findings, want %d:\n%s", run, n, len(linkedFindings), stdout.String())
+		}
+	}
+
+	vet := exec.Command("go", "vet", "-vettool="+tool, "./...")
+	out, _ := vet.CombinedOutput()
+	if strings.Contains(string(out), "service.go") {
+		t.Errorf("go vet sees through interfaces it cannot link:\n%s", out)
+	}
+}

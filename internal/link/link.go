@@ -1,0 +1,187 @@
+// Package link joins what lockvet learns of each package into what the whole
+// program does, as a linker joins object files: a call through an interface
+// (s.locks.TryLock, s.orders.MarkPaid) reaches the implementation the
+// program has, though the package that makes the call never imports it.
+//
+// Each package the command analyses tells the link step, in a Record, the
+// facts of its concrete methods with their signatures, and the interfaces it
+// calls methods of. Join matches interfaces to the types that implement
+// them, structurally, and gives each interface method the facts of its one
+// implementation (or of several that agree). The command then analyses the
+// packages that call those methods once more with the table Set, where
+// lockmodel and effects read an interface call as a call of its
+// implementation. Hosts that see one package at a time have no table: an
+// interface call stays what it is there, unknown.
+package link
+
+import (
+	"encoding/json"
+	"go/types"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Facts are one method's facts, each as its pass encodes it: a lock
+// wrapper's, a with-lock callback's, a summary of effects.
+type Facts struct {
+	From     string          // the implementation, for messages: redislock.Locker.TryLock
+	Wrapper  json.RawMessage `json:",omitempty"`
+	Callback json.RawMessage `json:",omitempty"`
+	Summary  json.RawMessage `json:",omitempty"`
+}
+
+func (f Facts) empty() bool { return f.Wrapper == nil && f.Callback == nil && f.Summary == nil }
+
+func (f Facts) same(g Facts) bool {
+	return f.From == g.From && string(f.Wrapper) == string(g.Wrapper) && string(f.Callback) == string(g.Callback) && string(f.Summary) == string(g.Summary)
+}
+
+// Type is a concrete type whose methods have facts: its method set (of the
+// pointer, which holds every method) by name and signature, and the facts.
+type Type struct {
+	Name    string            // path.T
+	Methods map[string]string // name → signature
+	Facts   map[string]Facts  // name → facts, for the methods that have any
+}
+
+// Iface is an interface the package calls methods of, with its method set.
+type Iface struct {
+	Name    string            // path.I
+	Methods map[string]string // name → signature
+}
+
+// Record is what one package tells the link step.
+type Record struct {
+	Package string
+	Types   []Type  `json:",omitempty"`
+	Calls   []Iface `json:",omitempty"`
+}
+
+// Join matches the interfaces the program calls with the types that
+// implement them, and returns the facts of each interface method
+// ("path.I.M") that has one implementation with facts for it, or several
+// with the same; and the packages that call such a method.
+func Join(records []Record) (table map[string]Facts, callers []string) {
+	var types []Type
+	for _, r := range records {
+		types = append(types, r.Types...)
+	}
+	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
+	table = make(map[string]Facts)
+	ambiguous := make(map[string]bool)
+	for _, r := range records {
+		calls := false
+		for _, iface := range r.Calls {
+			for m := range iface.Methods {
+				key := iface.Name + "." + m
+				if ambiguous[key] {
+					continue
+				}
+				if _, ok := table[key]; ok {
+					calls = true
+					continue
+				}
+				f, ok := resolve(iface, m, types)
+				if !ok {
+					ambiguous[key] = true
+					continue
+				}
+				table[key], calls = f, true
+			}
+		}
+		if calls {
+			callers = append(callers, r.Package)
+		}
+	}
+	slices.Sort(callers)
+	return table, slices.Compact(callers)
+}
+
+// resolve returns the facts of method m of iface in the types that
+// implement it, when they agree.
+func resolve(iface Iface, m string, types []Type) (Facts, bool) {
+	var found *Facts
+	for _, t := range types {
+		f, ok := t.Facts[m]
+		if !ok || f.empty() || !implements(t, iface) {
+			continue
+		}
+		if found != nil && !found.same(f) {
+			return Facts{}, false
+		}
+		found = &f
+	}
+	if found == nil {
+		return Facts{}, false
+	}
+	return *found, true
+}
+
+func implements(t Type, iface Iface) bool {
+	for m, sig := range iface.Methods {
+		if t.Methods[m] != sig {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	mu      sync.RWMutex
+	table   map[string]Facts
+	calling map[string]bool
+)
+
+// Set installs the joined table, and the packages that call its methods, for
+// the analysis that follows; nil removes it.
+func Set(t map[string]Facts, callers []string) {
+	mu.Lock()
+	defer mu.Unlock()
+	table, calling = t, make(map[string]bool)
+	for _, p := range callers {
+		calling[p] = true
+	}
+}
+
+// Calls reports whether pkg calls an interface method the table resolves:
+// it is worth analysing whatever it imports.
+func Calls(pkg *types.Package) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return calling[pkg.Path()]
+}
+
+// Lookup returns the facts the program has for a call of the interface
+// method m.
+func Lookup(m *types.Func) (Facts, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if table == nil || m.Pkg() == nil {
+		return Facts{}, false
+	}
+	recv := m.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return Facts{}, false
+	}
+	n, ok := types.Unalias(recv.Type()).(*types.Named)
+	if !ok {
+		return Facts{}, false
+	}
+	f, ok := table[TypeName(n)+"."+m.Name()]
+	return f, ok
+}
+
+// TypeName names a named type as records do: path.T.
+func TypeName(n *types.Named) string {
+	if n.Obj().Pkg() == nil {
+		return n.Obj().Name()
+	}
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}
+
+// Signature renders a method's signature as records compare it: package
+// paths in full, so that two packages' views of one type read the same.
+func Signature(sig *types.Signature) string {
+	return types.TypeString(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()), nil)
+}

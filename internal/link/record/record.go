@@ -1,0 +1,136 @@
+// Package record is the pass that writes a package's link.Record: the facts
+// of its concrete methods, with their signatures, and the interfaces whose
+// methods it calls. Only the lockvet command runs it, as a check of its own,
+// and reads the record back from its diagnostic (category link.Category);
+// hosts that see one package at a time have no link step.
+package record
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/types"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/lockvet/lockvet/internal/effects"
+	"github.com/lockvet/lockvet/internal/guard"
+	"github.com/lockvet/lockvet/internal/link"
+	"github.com/lockvet/lockvet/internal/lockmodel"
+)
+
+// Category marks the diagnostic that carries a package's record.
+const Category = "lockvet-link"
+
+// Analyzer writes the package's link record.
+var Analyzer = guard.Protect(&analysis.Analyzer{
+	Name:     "linkrecord",
+	Doc:      "record the facts of a package's methods and the interface methods it calls, for the link step",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, lockmodel.Analyzer, effects.Analyzer},
+	Run:      run,
+})
+
+func run(pass *analysis.Pass) (any, error) {
+	if len(pass.Files) == 0 {
+		return nil, nil
+	}
+	model := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
+	eff := pass.ResultOf[effects.Analyzer].(*effects.Result)
+	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(model, eff), Calls: calls(pass)}
+	if len(rec.Types)+len(rec.Calls) == 0 {
+		return nil, nil
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	pass.Report(analysis.Diagnostic{Pos: pass.Files[0].Package, Category: Category, Message: string(data)})
+	return nil, nil
+}
+
+// concreteTypes lists the package's named types that have methods with facts.
+func concreteTypes(model *lockmodel.Model, eff *effects.Result) []link.Type {
+	byType := make(map[*types.Named]*link.Type)
+	add := func(m *types.Func, set func(*link.Facts)) {
+		recv := m.Type().(*types.Signature).Recv()
+		if recv == nil {
+			return
+		}
+		n, ok := types.Unalias(derefType(recv.Type())).(*types.Named)
+		if !ok || types.IsInterface(n) {
+			return
+		}
+		t := byType[n]
+		if t == nil {
+			t = &link.Type{Name: link.TypeName(n), Methods: methods(types.NewPointer(n)), Facts: map[string]link.Facts{}}
+			byType[n] = t
+		}
+		f := t.Facts[m.Name()]
+		f.From = n.Obj().Pkg().Name() + "." + n.Obj().Name() + "." + m.Name()
+		set(&f)
+		t.Facts[m.Name()] = f
+	}
+	for m, f := range model.Wrappers {
+		add(m, func(lf *link.Facts) { lf.Wrapper = marshal(f) })
+	}
+	for m, f := range model.RunsUnder {
+		add(m, func(lf *link.Facts) { lf.Callback = marshal(f) })
+	}
+	for m, s := range eff.Summaries {
+		add(m, func(lf *link.Facts) { lf.Summary = marshal(s) })
+	}
+	out := make([]link.Type, 0, len(byType))
+	for _, t := range byType {
+		out = append(out, *t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// calls lists the named interfaces whose methods the package calls.
+func calls(pass *analysis.Pass) []link.Iface {
+	seen := make(map[*types.Named]bool)
+	var out []link.Iface
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins.Preorder([]ast.Node{(*ast.SelectorExpr)(nil)}, func(n ast.Node) {
+		sel := pass.TypesInfo.Selections[n.(*ast.SelectorExpr)]
+		if sel == nil || sel.Kind() != types.MethodVal {
+			return
+		}
+		named, ok := types.Unalias(derefType(sel.Recv())).(*types.Named)
+		if !ok || !types.IsInterface(named) || seen[named] || named.Obj().Pkg() == nil {
+			return
+		}
+		seen[named] = true
+		out = append(out, link.Iface{Name: link.TypeName(named), Methods: methods(named)})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func methods(t types.Type) map[string]string {
+	ms := types.NewMethodSet(t)
+	out := make(map[string]string, ms.Len())
+	for i := range ms.Len() {
+		m := ms.At(i).Obj().(*types.Func)
+		out[m.Name()] = link.Signature(m.Type().(*types.Signature))
+	}
+	return out
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+func marshal(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return data
+}
