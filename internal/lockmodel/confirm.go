@@ -1,6 +1,8 @@
 package lockmodel
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
@@ -26,7 +28,7 @@ func markConfirmed(ops []*Op) {
 				continue
 			}
 			call, ok := get.Instr.(*ssa.Call)
-			isStored := func(v ssa.Value) bool { return ssautil.Unwrap(v) == stored }
+			isStored := func(v ssa.Value) bool { return sameValue(v, stored) }
 			if ok && len(comparisonBranches(call, isStored, 0)) > 0 && nothingRunsBetween(a.Instr, get.Instr) {
 				a.Confirmed, get.Confirms = true, true
 				break
@@ -92,4 +94,33 @@ func clientCall(call ssa.CallInstruction) bool {
 	}
 	obj, _, _ := ssautil.Callee(call.Common())
 	return obj != nil && obj.Pkg() != nil && clients.IsClient(obj.Pkg().Path())
+}
+
+// sameValue reports whether two values are one: the same SSA value, or two
+// loads of one field or global that the function does not store to in
+// between (the read-back compares m.value with the m.value it stored).
+func sameValue(v, w ssa.Value) bool {
+	v, w = ssautil.Unwrap(v), ssautil.Unwrap(w)
+	if v == w {
+		return true
+	}
+	lv, ok1 := v.(*ssa.UnOp)
+	lw, ok2 := w.(*ssa.UnOp)
+	if !ok1 || !ok2 || lv.Op != token.MUL || lw.Op != token.MUL || lv.Parent() != lw.Parent() || keyOf(lv) != keyOf(lw) {
+		return false
+	}
+	switch lv.X.(type) {
+	case *ssa.FieldAddr, *ssa.Global:
+	default:
+		return false
+	}
+	target := keyOf(lv.X)
+	for _, b := range lv.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && keyOf(st.Addr) == target {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/constant"
 	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -52,6 +53,8 @@ func (s *scriptSource) textDepth(v ssa.Value, depth int, budget *int) (string, b
 			return "", false
 		}
 		return l + r, true
+	case *ssa.Call:
+		return s.sprintf(x, depth, budget)
 	case *ssa.UnOp:
 		g, ok := x.X.(*ssa.Global)
 		if !ok {
@@ -74,4 +77,63 @@ func constInt(v ssa.Value) (int, bool) {
 	}
 	n, exact := constant.Int64Val(c.Value)
 	return int(n), exact && n >= 0 && n < 1<<16
+}
+
+// sprintf reads a script built by fmt.Sprintf from a constant template: a
+// verb whose argument is a text this reader knows is filled in, any other
+// becomes the Lua name __hole__, which reads as an unknown value and leaves
+// the script's shape (GET, compare, DEL) as the template has it.
+func (s *scriptSource) sprintf(call *ssa.Call, depth int, budget *int) (string, bool) {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "fmt" || callee.Name() != "Sprintf" || len(call.Call.Args) != 2 {
+		return "", false
+	}
+	format, ok := s.textDepth(call.Call.Args[0], depth+1, budget)
+	if !ok {
+		return "", false
+	}
+	args, _ := ssautil.SliceElems(call.Call.Args[1])
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			return "", false
+		}
+		if format[j] == '%' {
+			b.WriteByte('%')
+			i = j
+			continue
+		}
+		text := "__hole__"
+		if next < len(args) {
+			if t, ok := s.argText(args[next], depth, budget); ok {
+				text = t
+			}
+		}
+		next++
+		if *budget -= len(text); *budget < 0 {
+			return "", false
+		}
+		b.WriteString(text)
+		i = j
+	}
+	return b.String(), true
+}
+
+// argText is a Sprintf argument as text: a string this reader knows, or an
+// integer constant.
+func (s *scriptSource) argText(v ssa.Value, depth int, budget *int) (string, bool) {
+	if c, ok := ssautil.Unwrap(v).(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
+		return c.Value.ExactString(), true
+	}
+	return s.textDepth(v, depth+1, budget)
 }
