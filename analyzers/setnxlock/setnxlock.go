@@ -58,6 +58,11 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	}
 	switch a.Outcome() {
 	case lockmodel.Ignored:
+		if a.Fact != nil && a.Fact.Drops {
+			pos, where, once := a.Place(true, r.Generated)
+			r.Once(once, pos, "lock result dropped"+where+": the work runs whether or not the lock was taken; return whether it was acquired")
+			return
+		}
 		r.At(a.Pos(), a.Pos(), "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
 	case lockmodel.NilOnly:
 		r.At(a.Pos(), a.Pos(), "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")

@@ -22,6 +22,11 @@ type WrapperFact struct {
 	// Acquire: where the stored value comes from, and whether it is a constant.
 	ValueParam int
 	ConstValue bool
+	// Acquire: the wrapper drops whether it acquired (_, err := SetNX(…);
+	// return err): its callers cannot know. Such a wrapper makes a lock only
+	// with a deferred release, the lock idiom; a cache filled if absent and
+	// invalidated later is none.
+	Drops bool
 	// Acquire: where the TTL comes from (a parameter, or the wrapper's own TTL).
 	TTLParam int
 	TTL      TTL
@@ -59,6 +64,9 @@ func (f *WrapperFact) String() string {
 	fmt.Fprintf(&b, "%s %s via %s", kindNames[f.Kind], f.Key, f.Command)
 	if f.ConstValue {
 		b.WriteString(" const")
+	}
+	if f.Drops {
+		b.WriteString(" drops")
 	}
 	if f.Kind == Acquire && f.TTL == TTLNone && f.TTLParam < 0 {
 		b.WriteString(" nottl")

@@ -218,7 +218,7 @@ func sortedRoots(byRoot map[*ssa.Function][]*Op) []*ssa.Function {
 func pairInFunc(ops []*Op) []*Lock {
 	var locks []*Lock
 	for _, a := range ops {
-		if a.Kind != Acquire {
+		if a.Kind != Acquire || a.asserted() {
 			continue
 		}
 		l := &Lock{Acquire: a}
@@ -238,6 +238,9 @@ func pairInFunc(ops []*Op) []*Lock {
 			}
 		}
 		l.Tokens = tokens(a, ops)
+		if a.Fact != nil && a.Fact.Drops && !allDeferred(l.Releases) {
+			continue
+		}
 		if len(l.Releases) > 0 && !allOnErrorPath(l.Releases) {
 			locks = append(locks, l)
 		}
@@ -271,4 +274,13 @@ func allOnErrorPath(ops []*Op) bool {
 		}
 	}
 	return true
+}
+
+func allDeferred(ops []*Op) bool {
+	for _, op := range ops {
+		if !op.Deferred() {
+			return false
+		}
+	}
+	return len(ops) > 0
 }

@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/token"
 	"go/types"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/ssa"
@@ -156,10 +157,11 @@ func (op *Op) computeDeferred() bool {
 // reported inside the wrapper when the wrapper is of this package, once
 // however many callers; for a wrapper of another package, at the call,
 // naming the wrapper, and once per calling function (once is the key to
-// report it once by). A wrapper in a generated file is reported at the call.
+// report it once by). A wrapper in a generated file is reported at the call,
+// and so is a production wrapper that only a test pairs into a lock.
 func (op *Op) Place(decidedInWrapper bool, generated func(token.Pos) bool) (pos token.Pos, where, once string) {
 	switch {
-	case op.Via == nil || !decidedInWrapper || op.Inner != nil && generated(op.Inner.Pos()):
+	case op.Via == nil || !decidedInWrapper || op.Inner != nil && (generated(op.Inner.Pos()) || op.inTestFile(op.Pos()) && !op.inTestFile(op.Inner.Pos())):
 		if op.Via != nil {
 			where = " in " + op.Via.Name()
 		}
@@ -175,4 +177,10 @@ func (op *Op) Place(decidedInWrapper bool, generated func(token.Pos) bool) (pos 
 		where = " in " + op.Fact.Impl // what the program runs behind the interface
 	}
 	return op.Pos(), where, ssautil.Root(op.Fn).String() + where
+}
+
+// inTestFile reports whether pos is in a test file.
+func (op *Op) inTestFile(pos token.Pos) bool {
+	f := op.Fn.Prog.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }

@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -26,6 +27,9 @@ const (
 func (op *Op) Outcome() Outcome {
 	if op.Confirmed {
 		return Gated // set after a first look found the result dropped
+	}
+	if op.Fact != nil && op.Fact.Drops {
+		return Ignored // the wrapper drops it: its caller cannot know
 	}
 	op.outcomeOnce.Do(func() { op.outcome = op.computeOutcome() })
 	return op.outcome
@@ -149,6 +153,69 @@ func isNilSentinel(v ssa.Value) bool {
 	case *ssa.UnOp:
 		g, ok := x.X.(*ssa.Global)
 		return ok && g.Pkg != nil && clients.NilErrors[g.Pkg.Pkg.Path()] == g.Name()
+	}
+	return false
+}
+
+// asserted reports whether the acquisition is in a test and its result only
+// goes to assertions (assert.True(t, ok)): a test of a client or a cache, not
+// a lock.
+func (op *Op) asserted() bool {
+	call, ok := op.Instr.(*ssa.Call)
+	if !ok || !op.inTestFile(op.Pos()) {
+		return false
+	}
+	uses := 0
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if depth > 6 || v.Referrers() == nil {
+			return true
+		}
+		for _, ref := range *v.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Extract, *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface:
+				if !walk(r.(ssa.Value), depth+1) {
+					return false
+				}
+			case *ssa.Call:
+				obj, recv, _ := ssautil.Callee(r.Common())
+				switch {
+				case obj != nil && obj.Pkg() != nil && isAssertion(obj.Pkg().Path()):
+					uses++
+				case recv == v && obj != nil && obj.Pkg() != nil && clients.IsClient(obj.Pkg().Path()):
+					if !walk(r, depth+1) { // Val, Result
+						return false
+					}
+				default:
+					return false
+				}
+			case *ssa.Store:
+				// Stored into the varargs of an assertion: its call decides.
+				ia, ok := r.Addr.(*ssa.IndexAddr)
+				if !ok || !walk(ia.X, depth+1) {
+					return false
+				}
+			case *ssa.Slice:
+				if !walk(r, depth+1) {
+					return false
+				}
+			case *ssa.IndexAddr:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return walk(call, 0) && uses > 0
+}
+
+// isAssertion reports whether path is a test assertion package.
+func isAssertion(path string) bool {
+	for _, p := range []string{"github.com/stretchr/testify", "gotest.tools", "github.com/onsi/gomega", "github.com/smartystreets/goconvey"} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
 	}
 	return false
 }

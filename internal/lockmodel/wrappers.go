@@ -60,6 +60,7 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 		}
 		if op.Kind == Acquire {
 			f.ConstValue = op.ConstValue()
+			f.Drops = op.Outcome() == Ignored && !op.Queued
 			f.Token, f.Grant = returnedToken(fn, op, ops)
 			f.Lease, f.LeaseKey = returnedLease(fn, op)
 		}
