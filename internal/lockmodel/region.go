@@ -13,6 +13,9 @@ type Region struct {
 	// whoever walks the region does it the same way every run.
 	blocks []*ssa.BasicBlock
 	funcs  []*ssa.Function
+	// skip is the deferred closure that releases the lock: it runs as the
+	// lock is let go, not under it.
+	skip *ssa.Function
 }
 
 // span is the instructions [from, to) of a block.
@@ -31,7 +34,17 @@ func (l *Lock) computeRegion() *Region {
 		return r
 	}
 	stops := make(map[ssa.Instruction]bool)
+	// ends are where the lock is let go, or its release registered: the
+	// region is the code on the way to one. A path that leaves without, as
+	// the branch where the lock was not taken does, holds nothing.
+	ends := make(map[ssa.Instruction]bool)
 	for _, rel := range l.Releases {
+		if d := deferral(l.Acquire.Fn, rel); d != nil {
+			ends[d] = true
+			if rel.Fn != l.Acquire.Fn {
+				r.skip = outermost(l.Acquire.Fn, rel.Fn)
+			}
+		}
 		switch {
 		case rel.Deferred():
 		case rel.Fn == l.Acquire.Fn:
@@ -42,6 +55,9 @@ func (l *Lock) computeRegion() *Region {
 				stops[call] = true
 			}
 		}
+	}
+	for instr := range stops {
+		ends[instr] = true
 	}
 	type entry struct {
 		b *ssa.BasicBlock
@@ -72,7 +88,91 @@ func (l *Lock) computeRegion() *Region {
 			}
 		}
 	}
+	r.prune(ends)
 	return r
+}
+
+// prune drops the blocks from which no end of the lock can be reached, and
+// that no registered release covers.
+func (r *Region) prune(ends map[ssa.Instruction]bool) {
+	if len(ends) == 0 {
+		return // released elsewhere (a lock type's Unlock): all of it is held
+	}
+	reaches := make(map[*ssa.BasicBlock]bool)
+	for instr := range ends {
+		b := instr.Block()
+		if b == nil {
+			continue
+		}
+		reaches[b] = true
+		if _, deferred := instr.(*ssa.Defer); deferred {
+			for _, c := range r.blocks {
+				if b.Dominates(c) {
+					reaches[c] = true
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range r.blocks {
+			if reaches[b] {
+				continue
+			}
+			for _, s := range b.Succs {
+				if reaches[s] {
+					reaches[b], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	kept := r.blocks[:0]
+	for _, b := range r.blocks {
+		if reaches[b] {
+			kept = append(kept, b)
+		} else {
+			delete(r.spans, b)
+		}
+	}
+	r.blocks = kept
+}
+
+// deferral returns the instruction of fn that registers the release rel to
+// run at exit: its defer, or the defer of the closure that holds it; nil for
+// a release that is not deferred.
+func deferral(fn *ssa.Function, rel *Op) ssa.Instruction {
+	if d, ok := rel.Instr.(*ssa.Defer); ok && rel.Fn == fn {
+		return d
+	}
+	if rel.Fn == fn {
+		return nil
+	}
+	lit := outermost(fn, rel.Fn)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			v := d.Call.Value
+			if mc, ok := v.(*ssa.MakeClosure); ok {
+				v = mc.Fn
+			}
+			if v == lit {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// outermost returns the closure declared in fn that holds inner.
+func outermost(fn, inner *ssa.Function) *ssa.Function {
+	for inner.Parent() != nil && inner.Parent() != fn {
+		inner = inner.Parent()
+	}
+	return inner
 }
 
 // closureCalls returns the calls fn makes, not deferred, of the closure
@@ -129,7 +229,7 @@ func (r *Region) addClosures(instr ssa.Instruction) {
 }
 
 func (r *Region) addBody(fn *ssa.Function) {
-	if r.bodies[fn] {
+	if r.bodies[fn] || fn == r.skip {
 		return
 	}
 	r.bodies[fn] = true
