@@ -3,6 +3,7 @@ package sqlcall
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -124,7 +125,7 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 		c.Args, c.Named = bindings(m.lib, elems)
 	}
 	if c.Known {
-		c.Stmt = sqltext.Parse(c.Text)
+		c.Stmt = parse(c.Text)
 	}
 	c.Result = result(instr, dest)
 	return c
@@ -323,4 +324,16 @@ func querySignature(obj *types.Func) *method {
 		return pgxQuery
 	}
 	return nil
+}
+
+// parse reads a statement's text. In a template whose holes stand where a
+// condition could (fmt.Sprintf("UPDATE %s SET %s %s", …), as ORMs build
+// them), a WHERE lockvet does not see may be there: the condition is opaque,
+// not absent.
+func parse(text string) sqltext.Stmt {
+	st := sqltext.Parse(text)
+	if !st.HasWhere && st.Kind != sqltext.Insert && st.Kind.Writes() && strings.Contains(text, "__hole") {
+		st.HasWhere, st.WhereOpaque = true, true
+	}
+	return st
 }

@@ -26,7 +26,7 @@ func (r *Recognizer) gorm(instr ssa.CallInstruction, obj *types.Func, recv ssa.V
 		}
 		c.Text, c.Known = r.QueryText(args[0])
 		if c.Known {
-			c.Stmt = sqltext.Parse(c.Text)
+			c.Stmt = parse(c.Text)
 		}
 		if elems, ok := variadic(instr.Common(), args[1:]); ok {
 			c.Args, c.Named = bindings(c.Lib, elems)

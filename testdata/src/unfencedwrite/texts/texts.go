@@ -109,3 +109,15 @@ func sprintfCondition(ctx context.Context, rdb *redis.Client, db *sql.DB, cond s
 	_, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE orders SET status = 'PAID' WHERE %s", cond), id)
 	return err
 }
+
+// An ORM's template: the condition may be in a hole, so the write is not
+// judged unfenced.
+func ormTemplate(ctx context.Context, rdb *redis.Client, db *sql.DB, table, set, cond string) error {
+	owner := lock(ctx, rdb, "lock:orm")
+	if owner == "" {
+		return errBusy
+	}
+	defer unlock(ctx, rdb, "lock:orm", owner)
+	_, err := db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s %s", table, set, cond))
+	return err
+}
