@@ -162,3 +162,30 @@ func LockChecked(ctx context.Context, rdb *redis.Client, key string) (func(), er
 	}
 	return func() { unlockScript.Run(ctx, rdb, []string{key}, token) }, nil
 }
+
+// breaker runs a command as older go-zero clients do, inside a closure it
+// is handed.
+type breaker struct{}
+
+func (breaker) Do(fn func() error) error { return fn() }
+
+// Client wraps go-redis behind a breaker: each parameter reaches the command
+// through the closure that captures it.
+type Client struct {
+	rdb *redis.Client
+	brk breaker
+}
+
+func (c *Client) SetnxEx(ctx context.Context, key, value string, seconds int) (ok bool, err error) {
+	err = c.brk.Do(func() error {
+		ok, err = c.rdb.SetNX(ctx, key, value, time.Duration(seconds)*time.Second).Result()
+		return err
+	})
+	return
+}
+
+func (c *Client) Del(ctx context.Context, key string) error {
+	return c.brk.Do(func() error {
+		return c.rdb.Del(ctx, key).Err()
+	})
+}

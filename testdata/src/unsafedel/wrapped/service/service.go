@@ -124,3 +124,14 @@ func TwoReleases(ctx context.Context, l *locker.Locker, id string) {
 	work()
 	l.Unlock(ctx, id)
 }
+
+// Through a client whose commands run in a breaker's closure.
+func ThroughBreaker(ctx context.Context, c *locker.Client, id string) error {
+	token := uuid.NewString()
+	if ok, err := c.SetnxEx(ctx, "lock:brk:"+id, token, 10); err != nil || !ok {
+		return err
+	}
+	defer c.Del(ctx, "lock:brk:"+id) // want `lock released in locker.Client.Del with plain DEL`
+	work()
+	return nil
+}
