@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -112,4 +113,52 @@ func branchesOn(cond ssa.Value) []*ssa.BasicBlock {
 func isBool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
+}
+
+// endsWork reports whether nothing but the command's own reply, logging and
+// error wrapping runs after op in its function: it is the function's last
+// act, as a release's is.
+func endsWork(op *Op) bool {
+	b := op.Instr.Block()
+	if b == nil {
+		return false
+	}
+	rest := b.Instrs[indexOf(b, op.Instr)+1:]
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for {
+		for _, instr := range rest {
+			if call, ok := instr.(ssa.CallInstruction); ok && !clientCall(call) && !bookkeeping(call) {
+				return false
+			}
+		}
+		if len(stack) == 0 {
+			return true
+		}
+		next := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[next] {
+			rest = nil
+			continue
+		}
+		seen[next] = true
+		rest = next.Instrs
+		stack = append(stack, next.Succs...)
+	}
+}
+
+// bookkeeping reports calls that log or wrap errors.
+func bookkeeping(call ssa.CallInstruction) bool {
+	obj, _, _ := ssautil.Callee(call.Common())
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	switch p := obj.Pkg().Path(); {
+	case p == "fmt", p == "errors", p == "log", p == "log/slog", p == "github.com/pkg/errors":
+		return true
+	case strings.HasPrefix(p, "go.uber.org/zap"), strings.HasPrefix(p, "github.com/sirupsen/logrus"),
+		strings.HasPrefix(p, "github.com/rs/zerolog"), strings.HasPrefix(p, "github.com/zeromicro/go-zero/core/logx"):
+		return true
+	}
+	return false
 }
