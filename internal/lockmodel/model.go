@@ -145,8 +145,8 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // ownerChecked returns the two-step releases and refreshes that no Lock holds
-// and that end their function's work, as a release does (a one-time code
-// checked and deleted before the login goes on is no lock),
+// (a release only when it ends its function's work, as a release does: a
+// one-time code checked and deleted before the login goes on is no lock),
 // and marks the wrappers they are in as reported where they are declared.
 func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*types.Func]*WrapperFact) []*Op {
 	inLock := make(map[*Op]bool)
@@ -158,7 +158,7 @@ func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*type
 	var out []*Op
 	for _, root := range sortedRoots(byRoot) {
 		for _, op := range byRoot[root] {
-			if !op.TwoStep || op.Fact != nil || inLock[op] || !endsWork(op) {
+			if !op.TwoStep || op.Fact != nil || inLock[op] || op.Kind == Release && !endsWork(op) {
 				continue
 			}
 			out = append(out, op)
