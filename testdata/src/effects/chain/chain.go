@@ -18,11 +18,11 @@ func Start(ctx context.Context, db *sql.DB, id int64) error { // want Start:`eff
 	return step1(ctx, id)
 }
 
-func step1(ctx context.Context, id int64) error { return step2(ctx, id) } // want step1:`effects external net/http.Post`
-func step2(ctx context.Context, id int64) error { return step3(ctx, id) } // want step2:`effects external net/http.Post`
-func step3(ctx context.Context, id int64) error { return step4(ctx, id) } // want step3:`effects external net/http.Post`
-func step4(ctx context.Context, id int64) error { return step5(ctx, id) } // want step4:`effects external net/http.Post`
-func step5(ctx context.Context, id int64) error { return step6(ctx, id) } // want step5:`effects external net/http.Post`
+func step1(ctx context.Context, id int64) error { return step2(ctx, id) }  // want step1:`effects external net/http.Post`
+func step2(ctx context.Context, id int64) error { return step3(ctx, id) }  // want step2:`effects external net/http.Post`
+func step3(ctx context.Context, id int64) error { return step4(ctx, id) }  // want step3:`effects external net/http.Post`
+func step4(ctx context.Context, id int64) error { return step5(ctx, id) }  // want step4:`effects external net/http.Post`
+func step5(ctx context.Context, id int64) error { return step6(ctx, id) }  // want step5:`effects external net/http.Post`
 func step6(ctx context.Context, id int64) error { return notify(ctx, id) } // want step6:`effects external net/http.Post`
 
 func notify(ctx context.Context, id int64) error { // want notify:`effects external net/http.Post`
