@@ -8,7 +8,10 @@
 // OUTDIR holds one `lockvet -f json` output per module, named
 // owner+name__dir.json; DIR holds the checkouts, DIR/owner+name. A finding hits
 // a row of its repository, file and check when its line is within the row's
-// lines, two either side. Findings that hit no row are printed, to be read.
+// lines, two either side. A finding elsewhere whose message names the function
+// holding the row ("… in utils.TryLock", "(in Save)") is counted apart, as a
+// call-site report of that row's defect. Findings that hit no row are printed,
+// to be read.
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,7 +31,8 @@ import (
 type row struct {
 	id, repo, file, check, verdict, reason string
 	lo, hi                                 int
-	hits                                   []*finding
+	hits, named                            []*finding
+	holder, method                         string // "utils.TryLock", "TryLock": the function holding the row
 }
 
 type finding struct {
@@ -52,7 +57,7 @@ func main() {
 	}
 	repos, err := readRepos(filepath.Join(*labels, "repos.tsv"))
 	check(err)
-	rows, err := readRows(filepath.Join(*labels, "labels"))
+	rows, err := readRows(filepath.Join(*labels, "labels"), *src)
 	check(err)
 	finds, err := readFindings(flag.Arg(0), *src)
 	check(err)
@@ -60,6 +65,9 @@ func main() {
 		for _, r := range rows {
 			if r.repo == f.repo && r.file == f.file && r.check == f.check && r.lo-2 <= f.line && f.line <= r.hi+2 {
 				r.hits = append(r.hits, f)
+				f.hit = true
+			} else if r.repo == f.repo && r.check == f.check && names(f.msg, r) {
+				r.named = append(r.named, f)
 				f.hit = true
 			}
 		}
@@ -73,7 +81,7 @@ func main() {
 		}
 		fmt.Printf("half %s: %d repositories\n", h, len(names))
 		for _, fam := range []string{"acquisition/release", "critical section"} {
-			var defects, found, silent, hit int
+			var defects, found, named, silent, hit, namedHit int
 			for _, r := range rows {
 				if half(r.repo) != h || family[r.check] != fam {
 					continue
@@ -82,6 +90,8 @@ func main() {
 					defects++
 					if len(r.hits) > 0 {
 						found++
+					} else if len(r.named) > 0 {
+						named++
 					} else if *verbose {
 						fmt.Printf("    miss %s %s:%d %s: %s\n", r.id, r.file, r.lo, r.check, r.reason)
 					}
@@ -92,10 +102,16 @@ func main() {
 						if *verbose {
 							fmt.Printf("    hit  %s %s:%d %s: %s (%s)\n", r.id, r.file, r.hits[0].line, r.check, r.hits[0].msg, r.reason)
 						}
+					} else if len(r.named) > 0 {
+						namedHit++
+						if *verbose {
+							fmt.Printf("    hit  %s at a call, %s:%d %s: %s (%s)\n", r.id, r.named[0].file, r.named[0].line, r.check, r.named[0].msg, r.reason)
+						}
 					}
 				}
 			}
-			fmt.Printf("  %s: recall %d/%d, silent rows hit %d/%d\n", fam, found, defects, hit, silent)
+			fmt.Printf("  %s: recall %d/%d (%d/%d with call-site reports naming the function), silent rows hit %d/%d (%d/%d)\n",
+				fam, found, defects, found+named, defects, hit, silent, hit+namedHit, silent)
 		}
 	}
 	var unlabelled int
@@ -130,7 +146,38 @@ func readRepos(path string) ([]string, error) {
 	return repos, nil
 }
 
-func readRows(dir string) ([]*row, error) {
+var funcLine = regexp.MustCompile(`^func\s+(?:\(\s*\w*\s*\*?\s*(\w+)[^)]*\)\s*)?(\w+)`)
+
+// names reports whether a finding's message names the function holding r.
+func names(msg string, r *row) bool {
+	if r.method == "" {
+		return false
+	}
+	return regexp.MustCompile(`\bin (\w+\.)?`+regexp.QuoteMeta(r.holder)+`\b`).MatchString(msg) ||
+		strings.Contains(msg, "(in "+r.method+")")
+}
+
+// holder finds the function declared at or above line lo of file: its
+// receiver type or package directory, and its name.
+func holder(file string, lo int) (string, string) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", ""
+	}
+	lines := strings.Split(string(data), "\n")
+	for i := min(lo, len(lines)) - 1; i >= 0; i-- {
+		if m := funcLine.FindStringSubmatch(lines[i]); m != nil {
+			qual := m[1]
+			if qual == "" {
+				qual = filepath.Base(filepath.Dir(file))
+			}
+			return qual + "." + m[2], m[2]
+		}
+	}
+	return "", ""
+}
+
+func readRows(dir, src string) ([]*row, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.tsv"))
 	if err != nil {
 		return nil, err
@@ -155,10 +202,12 @@ func readRows(dir string) ([]*row, error) {
 				return nil, fmt.Errorf("%s:%d: %v", file, n+1, err)
 			}
 			repo, _, _ := strings.Cut(f[0], "#")
-			rows = append(rows, &row{
+			r := &row{
 				id: f[0], repo: strings.Replace(repo, "+", "/", 1), file: strings.TrimPrefix(f[1], "./"),
 				lo: lo, hi: hi, check: f[3], verdict: f[4], reason: f[5],
-			})
+			}
+			r.holder, r.method = holder(filepath.Join(src, repo, r.file), lo)
+			rows = append(rows, r)
 		}
 	}
 	return rows, nil
