@@ -8,9 +8,11 @@ import (
 
 // onErrorPath reports whether op runs only when an error occurred: inside
 // `if err != nil { … }`. A key deleted only there is an idempotency marker
-// cleared so that a retry can run, not a lock released after the work.
+// cleared so that a retry can run, not a lock released after the work. A
+// deferred call runs whatever happened; a deferred closure may still test the
+// named error result (`defer func() { if err != nil { Del } }()`).
 func onErrorPath(op *Op) bool {
-	if op.Deferred() {
+	if _, ok := op.Instr.(*ssa.Defer); ok {
 		return false
 	}
 	for b := op.Instr.Block(); b != nil && b.Idom() != nil; b = b.Idom() {

@@ -30,6 +30,20 @@ func handleOnce(ctx context.Context, rdb *redis.Client, reqID string) error {
 	return nil
 }
 
+// The same marker undone by a deferred closure when the function fails: the
+// DEL runs only on the error path, so the key is never released after work.
+func handleOnceDeferred(ctx context.Context, rdb *redis.Client, reqID string) (err error) {
+	if set, err := rdb.SetNX(ctx, "dupl:"+reqID, "", time.Hour).Result(); err != nil || !set {
+		return errors.New("duplicate request")
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, rdb.Del(context.Background(), "dupl:"+reqID).Err())
+		}
+	}()
+	return process(reqID)
+}
+
 // A run-once guard for a migration: set, never released, no TTL by design.
 func migrateOnce(ctx context.Context, rdb *redis.Client) error {
 	if !rdb.SetNX(ctx, "migrated:v2", "done", 0).Val() {
