@@ -3,7 +3,6 @@ package lua
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // prefixSeeds are broken prefix tests, which the well-formed ones in cases
@@ -43,9 +42,9 @@ func FuzzClassify(f *testing.F) {
 	})
 }
 
-// TestLargeScripts guards against quadratic scans. Each input is 4 MB and
-// takes well under a second of CPU; the bound is loose because test machines
-// are often loaded, and a quadratic scan of 4 MB would take hours anyway.
+// TestLargeScripts guards against quadratic scans and deep recursion. Each
+// input is 4 MB and takes well under a second; nothing is timed, since a
+// quadratic scan of 4 MB would take hours, which the test timeout catches.
 func TestLargeScripts(t *testing.T) {
 	const size = 4 << 20
 	grow := func(unit string) string { return strings.Repeat(unit, size/len(unit)+1) }
@@ -71,12 +70,6 @@ func TestLargeScripts(t *testing.T) {
 		"method chain":   "return v" + grow(":sub(1, #ARGV[1])"),
 	}
 	for name, src := range inputs {
-		t.Run(name, func(t *testing.T) {
-			start := time.Now()
-			Classify(src)
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("%d bytes took %v", len(src), d)
-			}
-		})
+		t.Run(name, func(t *testing.T) { Classify(src) })
 	}
 }

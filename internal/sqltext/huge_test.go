@@ -1,38 +1,19 @@
-//go:build unix
-
 package sqltext
 
 import (
+	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
-// cpuTime is the process's CPU time. The limits below are on CPU rather
-// than wall time so that a loaded machine does not fail them.
-func cpuTime(t *testing.T) time.Duration {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano())
-}
-
-// timeParse runs ParseAll on src, checks the result's invariants and
-// fails if it used more than limit of CPU time.
-func timeParse(t *testing.T, name, src string, limit time.Duration) {
+// parseChecked runs ParseAll on src and checks the result's invariants.
+// Nothing here is timed: superlinear behaviour on these inputs would take
+// hours, which the test binary's timeout catches; the benchmarks below say
+// how fast the parser is.
+func parseChecked(t *testing.T, src string) {
 	t.Helper()
-	cpu, wall := cpuTime(t), time.Now()
-	all := ParseAll(src)
-	c, w := cpuTime(t)-cpu, time.Since(wall)
-	if c > limit {
-		t.Errorf("%s: %d bytes took %v CPU (%v wall), limit %v", name, len(src), c, w, limit)
-	} else {
-		t.Logf("%s: %d bytes in %v CPU (%v wall)", name, len(src), c, w)
-	}
-	for _, st := range all {
+	for _, st := range ParseAll(src) {
 		checkInvariants(t, st)
 	}
 }
@@ -44,7 +25,7 @@ func TestHugeStatement(t *testing.T) {
 	open, closed := strings.Repeat("(", deep), strings.Repeat(")", deep)
 	head := "UPDATE t SET a = " + open + "$1::bigint" + closed + " WHERE " + open + "id = $2" + closed + " AND k IN ("
 	src := head + strings.Repeat("?, ", (4<<20-len(head))/3) + "?)"
-	timeParse(t, "huge statement", src, time.Second)
+	parseChecked(t, src)
 	st := Parse(src)
 	if st.Kind != Update || len(st.Set) != 1 || st.Set[0].Value.Kind != OpPlaceholder || st.Set[0].Value.Placeholder != 1 ||
 		len(st.Where) != 2 || st.Where[0] != eq("id", ph("$2", 2)) || st.Where[1].Op != "IN" || st.WhereOpaque {
@@ -52,13 +33,9 @@ func TestHugeStatement(t *testing.T) {
 	}
 }
 
-// TestAdversarialInputs feeds multi-megabyte inputs shaped to defeat
-// quadratic scans and recursion. The limit is generous: it is there to
-// catch superlinear behaviour, which would take minutes, not to benchmark.
-func TestAdversarialInputs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow: about 100 MB of input")
-	}
+// adversarial are multi-megabyte inputs shaped to defeat quadratic scans
+// and recursion.
+func adversarial() map[string]string {
 	const size = 4 << 20
 	const deep = 100_000
 	rep := strings.Repeat
@@ -67,7 +44,7 @@ func TestAdversarialInputs(t *testing.T) {
 	for i := 1; dollars.Len() < size; i++ {
 		dollars.WriteString("$" + strconv.Itoa(i) + ",")
 	}
-	inputs := map[string]string{
+	return map[string]string{
 		"numbered":     "DELETE FROM t WHERE id IN (" + dollars.String() + "0)",
 		"and list":     "UPDATE t SET a = 1 WHERE " + rep("x = 1 AND ", fill("x = 1 AND ")) + "y = 2",
 		"set list":     "UPDATE t SET " + rep("b = b + 1, ", fill("b = b + 1, ")) + "c = 1",
@@ -90,7 +67,30 @@ func TestAdversarialInputs(t *testing.T) {
 		"statements":   rep("SELECT 1;", fill("SELECT 1;")),
 		"words":        rep("for ", fill("for ")),
 	}
-	for name, src := range inputs {
-		timeParse(t, name, src, 3*time.Second)
+}
+
+func TestAdversarialInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: about 100 MB of input")
+	}
+	for name, src := range adversarial() {
+		t.Run(name, func(t *testing.T) { parseChecked(t, src) })
+	}
+}
+
+func BenchmarkAdversarialInputs(b *testing.B) {
+	inputs := adversarial()
+	names := make([]string, 0, len(inputs))
+	for name := range inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(inputs[name])))
+			for b.Loop() {
+				ParseAll(inputs[name])
+			}
+		})
 	}
 }
