@@ -42,7 +42,7 @@ func judge(w effects.RegionWrite, l *lockmodel.Lock, fence map[string]bool) find
 	switch {
 	case w.Serialized && st.Kind.Writes():
 		return finding{v: serialized}
-	case st.Kind == sqltext.Insert && st.OnConflict == "nothing":
+	case st.Kind == sqltext.Insert && (st.OnConflict == "nothing" || w.Keyed):
 		return finding{v: idempotent}
 	case st.Kind == sqltext.Insert && st.OnConflict == "update", st.Kind == sqltext.Update, st.Kind == sqltext.Merge:
 		return judgeUpdate(w, l, fence)

@@ -54,6 +54,9 @@ type Write struct {
 	Stmt    sqltext.Stmt
 	Text    string // the statement as written, holes and all
 	Checked bool   // the code looks at how many rows it changed
+	// Keyed: an INSERT that supplies the table's own key, so a second insert
+	// of the same row fails (see sqlcall.Call.Keyed).
+	Keyed bool
 	// Serialized: another statement of its flow already lets only one caller
 	// make it (see serialized).
 	Serialized bool

@@ -361,7 +361,7 @@ func direct(call ssa.CallInstruction, c *sqlcall.Call, serial bool) *Summary {
 	switch {
 	case c.Stmt.Kind.Writes():
 		return &Summary{Writes: []Write{{
-			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), Serialized: serial,
+			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), Keyed: c.Keyed, Serialized: serial,
 			InLoop: inLoop(call), Params: params(c.Args, ssautil.Root(call.Parent())),
 		}}}
 	case c.Stmt.Kind == sqltext.Select && c.Stmt.Locking == "":

@@ -43,6 +43,10 @@ type Call struct {
 	// Named is the struct or map whose fields or keys bind the :name or @name
 	// placeholders: sqlx's Named* calls, pgx.NamedArgs; nil otherwise.
 	Named ssa.Value
+	// Keyed reports an INSERT that supplies the table's own key, so that a
+	// second insert of the same row fails: one goctl wrote for a table whose
+	// key is not auto-increment.
+	Keyed bool
 	// Result is the value that shows the outcome: the sql.Result, the
 	// pgconn.CommandTag, the rows, the *gorm.DB, or the destination of sqlx
 	// Get and Select. Nil when the code drops it, and for defer and go.
@@ -106,6 +110,7 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 		}
 		dest, args = ssautil.Unwrap(args[0]), args[1:]
 	}
+	var text ssa.Value
 	if m.stmt {
 		c.Text, c.Known, handle = r.prepared(handle)
 	} else {
@@ -113,6 +118,7 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 			return nil
 		}
 		c.Text, c.Known = r.QueryText(args[0])
+		text = args[0]
 		args = args[1:]
 	}
 	c.Handle = Origin(handle)
@@ -126,6 +132,7 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 	}
 	if c.Known {
 		c.Stmt = parse(c.Text)
+		c.Keyed = c.Stmt.Kind == sqltext.Insert && c.Stmt.OnConflict == "" && text != nil && r.keyedInsert(text)
 	}
 	c.Result = result(instr, dest)
 	return c
