@@ -45,7 +45,7 @@ type Call struct {
 	Named ssa.Value
 	// Keyed reports an INSERT that supplies the table's own key, so that a
 	// second insert of the same row fails: one goctl wrote for a table whose
-	// key is not auto-increment.
+	// key is not auto-increment, a gorm Create of a model with a unique field.
 	Keyed bool
 	// Result is the value that shows the outcome: the sql.Result, the
 	// pgconn.CommandTag, the rows, the *gorm.DB, or the destination of sqlx

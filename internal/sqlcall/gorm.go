@@ -2,6 +2,7 @@ package sqlcall
 
 import (
 	"go/types"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -48,10 +49,39 @@ func (r *Recognizer) gorm(instr ssa.CallInstruction, obj *types.Func, recv ssa.V
 		return nil
 	}
 	c.Known, c.Stmt = b.known, b.st
+	c.Keyed = kind == sqltext.Insert && c.Stmt.OnConflict == "" && uniqueTagged(ssautil.Unwrap(args[0]).Type())
 	if !b.argsUnknown {
 		c.Args = append(b.setArgs, b.whereArgs...)
 	}
 	return c
+}
+
+// uniqueTagged reports whether the model a Create inserts (a struct, a
+// pointer to one, or a slice of either) has a field tagged unique or
+// uniqueIndex: the table gorm migrates refuses a second row with the same
+// value. A primary key is not enough, since it is usually drawn fresh.
+func uniqueTagged(t types.Type) bool {
+	for range 4 {
+		switch u := types.Unalias(t).Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		case *types.Struct:
+			for i := range u.NumFields() {
+				for opt := range strings.SplitSeq(reflect.StructTag(u.Tag(i)).Get("gorm"), ";") {
+					name, _, _ := strings.Cut(strings.TrimSpace(opt), ":")
+					if strings.EqualFold(name, "unique") || strings.EqualFold(name, "uniqueIndex") {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // chain is the calls between a finisher and the *gorm.DB they start from.

@@ -72,3 +72,36 @@ func gormWrites(rs *redsync.Redsync, db *gorm.DB, id int64) error {
 	}
 	return nil
 }
+
+type Company struct {
+	ID   int64
+	Name string `gorm:"column:name;unique;not null"`
+}
+
+type Visit struct {
+	ID        int64
+	PatientID string `gorm:"column:patient_id;index;uniqueIndex:idx_patient_day"`
+	Day       string `gorm:"uniqueIndex:idx_patient_day"`
+}
+
+type Grant struct {
+	ID     int64
+	UserID int64 `gorm:"index"`
+}
+
+// A unique column makes the table refuse the stale holder's second row; an
+// index alone does not.
+func gormUnique(rs *redsync.Redsync, db *gorm.DB, name, patient, day string, user int64) error {
+	m := rs.NewMutex("register:" + name)
+	if err := m.Lock(); err != nil {
+		return err
+	}
+	defer m.Unlock()
+	if err := db.Create(&Company{Name: name}).Error; err != nil {
+		return err
+	}
+	if err := db.Create(&Visit{PatientID: patient, Day: day}).Error; err != nil {
+		return err
+	}
+	return db.Create(&Grant{UserID: user}).Error // want `unfenced write under a TTL lock: after the lease expires it can repeat`
+}
