@@ -52,7 +52,10 @@
 // package of the code that pairs it into a lock, or when a method of the same
 // type acquires the key; for a wrapper of another package, at the call,
 // naming it (in utils.TryLock), once per calling function. A problem the
-// caller's argument decides (a constant it passes) is reported at the call.
+// caller's argument decides (a constant it passes) is reported at the call,
+// also when it passes it to the constructor of the lock object whose field
+// the wrapper stores (redislock.New(rdb, key, "red_pack", ttl), then
+// lock.TryLock(ctx)): then at the TryLock call.
 //
 // Options: none of its own. In-house lock helpers named with
 // -lockmodel.acquire and -lockmodel.release are taken as correct acquisitions;

@@ -36,7 +36,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	// A wrapper's own problems were reported where it is declared when it pairs
 	// with a method of its type; elsewhere they are reported by Place.
 	inherited := a.Fact == nil || !a.Fact.Reported
-	if inherited && a.ConstValue() {
+	if (inherited || a.ValueFromCaller) && a.ConstValue() {
 		pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
 		r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
 	}

@@ -51,15 +51,13 @@ func run(rep *report.Reporter) error {
 }
 
 func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
-	if r.Fact != nil && r.Fact.Reported {
-		return
-	}
+	reported := r.Fact != nil && r.Fact.Reported
 	cmd := command(r)
 	switch {
-	case r.Checked && r.Value != nil && r.ConstValue():
+	case r.Checked && r.Value != nil && r.ConstValue() && (!reported || r.ValueFromCaller):
 		pos, where, once := r.Place(r.Fact != nil && r.Fact.ConstValue, rep.Generated)
 		rep.Once(once, pos, "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
-	case r.Checked:
+	case reported, r.Checked:
 	case r.TwoStep:
 		pos, where, once := r.Place(true, rep.Generated)
 		rep.Once(once, pos, "lock released"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and delete in one Lua script")

@@ -22,6 +22,9 @@ type WrapperFact struct {
 	// Acquire: where the stored value comes from, and whether it is a constant.
 	ValueParam int
 	ConstValue bool
+	// ValueField: the value is this field of the first parameter (the lock
+	// object), which its constructor may have set from its caller's argument.
+	ValueField string
 	// Acquire: the wrapper drops whether it acquired (_, err := SetNX(…);
 	// return err): its callers cannot know. Such a wrapper makes a lock only
 	// with a deferred release, the lock idiom; a cache filled if absent and
@@ -64,6 +67,9 @@ func (f *WrapperFact) String() string {
 	fmt.Fprintf(&b, "%s %s via %s", kindNames[f.Kind], f.Key, f.Command)
 	if f.ConstValue {
 		b.WriteString(" const")
+	}
+	if f.ValueField != "" {
+		b.WriteString(" value={p0}." + f.ValueField)
 	}
 	if f.Drops {
 		b.WriteString(" drops")

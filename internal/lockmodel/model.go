@@ -32,7 +32,7 @@ var Analyzer = guard.Protect(&analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer},
 	ResultType: reflect.TypeFor[*Model](),
-	FactTypes:  []analysis.Fact{new(WrapperFact), new(CommandFact), new(CallbackFact), new(PackageFact), new(failed)},
+	FactTypes:  []analysis.Fact{new(WrapperFact), new(CommandFact), new(CallbackFact), new(CtorFact), new(PackageFact), new(failed)},
 })
 
 // Model is what lockmodel found in one package.
@@ -91,6 +91,17 @@ func run(pass *analysis.Pass) (any, error) {
 			return f
 		},
 	}
+	ctors := ctorFacts(prog.SrcFuncs)
+	r.ctor = func(obj *types.Func) *CtorFact {
+		if obj.Pkg() == pass.Pkg {
+			return ctors[obj]
+		}
+		f := new(CtorFact)
+		if pass.ImportObjectFact(obj, f) {
+			return f
+		}
+		return nil
+	}
 	r.command = func(obj *types.Func) *CommandFact {
 		if obj.Pkg() == pass.Pkg {
 			if fn := prog.Pkg.Prog.FuncValue(obj); fn != nil {
@@ -135,10 +146,13 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn, f := range r.forwards {
 		pass.ExportObjectFact(fn.Object(), f)
 	}
+	for obj, f := range ctors {
+		pass.ExportObjectFact(obj, f)
+	}
 	for obj, f := range runsUnder {
 		pass.ExportObjectFact(obj, f)
 	}
-	if len(local) > 0 || len(r.forwards) > 0 || len(runsUnder) > 0 {
+	if len(local) > 0 || len(r.forwards) > 0 || len(runsUnder) > 0 || len(ctors) > 0 {
 		pass.ExportPackageFact(&PackageFact{})
 	}
 	return m, nil

@@ -16,6 +16,7 @@ type recognizer struct {
 	inits   map[*ssa.Global]ssa.Value
 	scripts *scriptSource
 	fact    func(*types.Func) *WrapperFact
+	ctor    func(*types.Func) *CtorFact
 	command func(*types.Func) *CommandFact
 	// forwards collects the functions found to pass their parameters on as a
 	// raw command: func (r *Redis) Do(cmd string, args ...any) { conn.Do(cmd, args...) }.
@@ -48,7 +49,16 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 	}
 	if row == nil {
 		if f := r.fact(obj); f != nil {
-			return wrapperOps(fn, instr, obj, f, append(recvArgs(recv), args...))
+			all := append(recvArgs(recv), args...)
+			ops := wrapperOps(fn, instr, obj, f, all)
+			if f.ValueField != "" && len(all) > 0 {
+				if v := r.constructed(all[0], f.ValueField); v != nil {
+					for _, op := range ops {
+						op.Value, op.ValueFromCaller = v, true
+					}
+				}
+			}
+			return ops
 		}
 		if f := r.command(obj); f != nil {
 			return r.forwarded(fn, instr, recv, f, append(recvArgs(recv), args...))

@@ -47,6 +47,9 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1, Lease: -1, Spread: op.Spread,
 			UnlockResult: -1,
 		}
+		if f.ValueParam < 0 && op.Value != nil {
+			f.ValueField = receiverField(keyValue(op.Value))
+		}
 		if unlock != nil {
 			// The helper takes and releases the lock itself: its problems
 			// are reported in it, once, not at each caller.

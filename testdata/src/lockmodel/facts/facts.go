@@ -35,12 +35,12 @@ type Mutex struct {
 }
 
 // NewMutex returns a mutex for key with a unique value.
-func NewMutex(rdb *redis.Client, key string) *Mutex {
+func NewMutex(rdb *redis.Client, key string) *Mutex { // want NewMutex:`ctor key=\{p1\} rdb=\{p0\}`
 	return &Mutex{rdb: rdb, key: key, value: uuid.NewString()}
 }
 
 // Lock takes the mutex or returns ErrBusy.
-func (m *Mutex) Lock(ctx context.Context) error { // want Lock:`acquire \{p0\}.key.\* via SETNX`
+func (m *Mutex) Lock(ctx context.Context) error { // want Lock:`acquire \{p0\}.key.\* via SETNX value=\{p0\}.value`
 	ok, err := m.rdb.SetNX(ctx, m.key, m.value, time.Minute).Result()
 	if err != nil {
 		return err
