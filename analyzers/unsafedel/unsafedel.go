@@ -59,7 +59,9 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 		rep.Once(once, pos, "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
 	case reported, r.Checked:
 	case r.TwoStep:
-		pos, where, once := r.Place(true, rep.Generated)
+		// Two steps through a wrapper's plain delete are decided here,
+		// where the comparison is.
+		pos, where, once := r.Place(r.Fact == nil || r.Fact.TwoStep, rep.Generated)
 		rep.Once(once, pos, "lock released"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and delete in one Lua script")
 	default:
 		pos, where, once := r.Place(true, rep.Generated)

@@ -15,11 +15,12 @@ import (
 // markTwoStep flags each unchecked release or refresh that runs only when a GET
 // of the same key, compared in Go, says the caller still owns it: two round
 // trips, and the lock can change hands between them. A GET that confirms an
-// acquisition is not such a check.
+// acquisition is not such a check. The release may be a wrapper's plain one
+// (an in-house client's Delete): the comparison here makes it two steps.
 func markTwoStep(ops []*Op) {
 	markConfirmed(ops)
 	for _, rel := range ops {
-		if rel.Kind != Release && rel.Kind != Refresh || rel.Checked || rel.Fact != nil {
+		if rel.Kind != Release && rel.Kind != Refresh || rel.Checked || rel.Fact != nil && rel.Fact.TwoStep {
 			continue
 		}
 		for _, get := range ops {

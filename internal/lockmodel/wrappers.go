@@ -72,7 +72,49 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 		}
 		return f
 	}
-	return nil
+	return readFact(fn, ops)
+}
+
+// readFact describes a getter: a function whose one operation is a GET of a
+// key from its parameters, whose reply it returns. A release that runs only
+// when a comparison of its result says the caller owns the key is then seen
+// to take two round trips, through an in-house client as through go-redis.
+func readFact(fn *ssa.Function, ops []*Op) *WrapperFact {
+	if len(ops) != 1 || ops[0].Kind != Read || !ops[0].Tmpl.Template() || !returnsReply(fn, ops[0]) {
+		return nil
+	}
+	op := ops[0]
+	f := &WrapperFact{Kind: Read, Key: op.Tmpl, Command: op.Command, ValueParam: -1, TTLParam: -1, Token: -1, Lease: -1, UnlockResult: -1}
+	if op.Fact != nil {
+		f.Command = op.Fact.Command
+	}
+	return f
+}
+
+// returnsReply reports whether every return of fn hands back the reply of
+// op's call: the call itself, or its Result or Val.
+func returnsReply(fn *ssa.Function, op *Op) bool {
+	call, ok := op.Instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	seen := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		v := ssautil.Unwrap(ret.Results[0])
+		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+			v = ex.Tuple // the value of Result()
+		}
+		r, ok := v.(*ssa.Call)
+		if !ok || r != call && !derivesReply(r, call) {
+			return false
+		}
+		seen = true
+	}
+	return seen
 }
 
 // selfContained reports whether the function also does the opposite to the same
@@ -280,6 +322,9 @@ func linkInner(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFac
 		for _, op := range ops {
 			inner := source[op.Via]
 			for depth := 0; inner != nil && inner.Via != nil && depth < 8; depth++ {
+				if inner.TwoStep && !inner.Fact.TwoStep {
+					break // the comparison that makes two steps is here
+				}
 				if next := source[inner.Via]; next != nil {
 					inner = next
 				} else {
