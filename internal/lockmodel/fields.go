@@ -9,24 +9,31 @@ import (
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
-// fieldConsts are the unexported struct fields of a package that hold one
-// constant wherever the package sets them: a lock object whose constructor
-// stores value: "locked" stores a constant at every acquisition, though the
-// acquisition reads a field. Only the package can set an unexported field,
-// so all its stores are in sight.
+// fieldConsts are the unexported struct fields and package-level variables
+// of a package that hold one constant wherever the package sets them: a lock
+// object whose constructor stores value: "locked" stores a constant at every
+// acquisition, though the acquisition reads a field, and so does a lock whose
+// value is `var lock, _ = json.Marshal(true)`. Only the package can set an
+// unexported field or variable, so all its stores are in sight.
 type fieldConsts map[*types.Var]bool
 
-func constFields(pkg *types.Package, funcs []*ssa.Function) fieldConsts {
+func constFields(pkg *types.Package, funcs []*ssa.Function, inits map[*ssa.Global]ssa.Value) fieldConsts {
 	value := make(map[*types.Var]string)
 	varies := make(map[*types.Var]bool)
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if fn.Synthetic == "" {
+					escaped(instr, varies)
+				}
 				st, ok := instr.(*ssa.Store)
 				if !ok {
 					continue
 				}
 				f := storedField(st.Addr)
+				if g, ok := st.Addr.(*ssa.Global); ok && fn.Synthetic == "" {
+					f, _ = g.Object().(*types.Var) // a store outside the initializer
+				}
 				if f == nil || f.Exported() || f.Pkg() != pkg {
 					continue
 				}
@@ -40,6 +47,11 @@ func constFields(pkg *types.Package, funcs []*ssa.Function) fieldConsts {
 					varies[f] = true
 				}
 			}
+		}
+	}
+	for g, v := range inits {
+		if f, ok := g.Object().(*types.Var); ok && !f.Exported() && !varies[f] && value[f] == "" && constDerived(v, 0) {
+			value[f] = "init"
 		}
 	}
 	out := make(fieldConsts)
@@ -65,12 +77,70 @@ func storedField(addr ssa.Value) *types.Var {
 	return st.Field(fa.Field)
 }
 
-// holds reports whether v is a load of such a field.
+// escaped marks the package-level variables whose address instr uses other
+// than to load them (&v passed to a flag or a decoder): they may change.
+func escaped(instr ssa.Instruction, varies map[*types.Var]bool) {
+	if load, ok := instr.(*ssa.UnOp); ok && load.Op == token.MUL {
+		return
+	}
+	if st, ok := instr.(*ssa.Store); ok {
+		if _, ok := st.Addr.(*ssa.Global); ok {
+			return // a store, which constFields judges
+		}
+	}
+	var ops [8]*ssa.Value
+	for _, op := range instr.Operands(ops[:0]) {
+		if g, ok := (*op).(*ssa.Global); ok {
+			if v, ok := g.Object().(*types.Var); ok {
+				varies[v] = true
+			}
+		}
+	}
+}
+
+// constDerived reports whether v is a constant or computed from constants
+// alone by a conversion or a marshalling function: json.Marshal(true).
+func constDerived(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := ssautil.Unwrap(v).(type) {
+	case *ssa.Const:
+		return x.Value != nil
+	case *ssa.Convert:
+		return constDerived(x.X, depth+1)
+	case *ssa.Extract:
+		return x.Index == 0 && constDerived(x.Tuple, depth+1)
+	case *ssa.Call:
+		fn := x.Call.StaticCallee()
+		if fn == nil || fn.Pkg == nil || !pureEncoders[fn.Pkg.Pkg.Path()+"."+fn.Name()] {
+			return false
+		}
+		for _, a := range x.Call.Args {
+			if !constDerived(a, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// pureEncoders turn a value into bytes or text, the same for the same value.
+var pureEncoders = map[string]bool{
+	"encoding/json.Marshal": true, "fmt.Sprint": true, "fmt.Sprintf": true,
+	"strconv.Itoa": true, "strconv.FormatInt": true, "strconv.FormatBool": true,
+}
+
+// holds reports whether v is a load of such a field or variable.
 func (c fieldConsts) holds(v ssa.Value) bool {
 	load, ok := ssautil.Unwrap(v).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return false
 	}
 	f := storedField(load.X)
+	if g, ok := load.X.(*ssa.Global); ok {
+		f, _ = g.Object().(*types.Var)
+	}
 	return f != nil && c[f]
 }

@@ -75,7 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 	inits := ssautil.GlobalInits(prog.Pkg)
 	local := make(map[*types.Func]*WrapperFact)
 	r := &recognizer{
-		consts:   constFields(pass.Pkg, prog.SrcFuncs),
+		consts:   constFields(pass.Pkg, prog.SrcFuncs, inits),
 		inits:    inits,
 		scripts:  newScriptSource(pass, inits),
 		forwards: make(map[*ssa.Function]*CommandFact),

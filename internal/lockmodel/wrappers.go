@@ -43,7 +43,7 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 		}
 		f := &WrapperFact{
 			Kind: op.Kind, Key: op.Tmpl, Command: op.Command,
-			ValueParam: paramIndex(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
+			ValueParam: valueParam(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
 			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1, Lease: -1, Spread: op.Spread,
 			UnlockResult: -1,
 		}
@@ -129,6 +129,32 @@ func selfContained(op *Op, ops []*Op) bool {
 		}
 	}
 	return false
+}
+
+// valueParam returns N when the value a wrapper stores is its Nth parameter,
+// itself or encoded (string(json.Marshal(value))): the same for the same
+// argument, so a constant argument is a constant value. Else -1.
+func valueParam(v ssa.Value) int {
+	for range 4 {
+		if n := paramIndex(v); n >= 0 || v == nil {
+			return n
+		}
+		switch x := ssautil.Unwrap(v).(type) {
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Call:
+			fn := x.Call.StaticCallee()
+			if fn == nil || fn.Pkg == nil || !pureEncoders[fn.Pkg.Pkg.Path()+"."+fn.Name()] || len(x.Call.Args) != 1 {
+				return -1
+			}
+			v = x.Call.Args[0]
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // paramIndex returns N when v is exactly the Nth parameter, else -1.
