@@ -15,7 +15,34 @@ import (
 // the interfaces it needs, the implementations live in packages it does not
 // import, and main wires them.
 var linked = map[string]string{
-	"redislock/redislock.go": `package redislock
+	"redislock/redislock.go": `// Package redislock is a lock over a store it is given: two interfaces
+// stand between the service and go-redis, and the implementations name
+// their parameters differently from the interfaces.
+package redislock
+
+import (
+	"context"
+	"time"
+)
+
+type Store interface {
+	SetNX(ctx context.Context, key string, value any, ttl time.Duration) (bool, error)
+	Del(ctx context.Context, key string) error
+}
+
+type Locker struct{ store Store }
+
+func New(s Store) *Locker { return &Locker{store: s} }
+
+func (l *Locker) TryLock(ctx context.Context, name string) (bool, error) {
+	return l.store.SetNX(ctx, name, "1", 10*time.Second)
+}
+
+func (l *Locker) Unlock(ctx context.Context, name string) error {
+	return l.store.Del(ctx, name)
+}
+`,
+	"rediscache/rediscache.go": `package rediscache
 
 import (
 	"context"
@@ -24,16 +51,16 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-type Locker struct{ rdb *redis.Client }
+type Cache struct{ rdb *redis.Client }
 
-func New(rdb *redis.Client) *Locker { return &Locker{rdb: rdb} }
+func New(rdb *redis.Client) *Cache { return &Cache{rdb: rdb} }
 
-func (l *Locker) TryLock(ctx context.Context, key string) (bool, error) {
-	return l.rdb.SetNX(ctx, key, "1", 10*time.Second).Result()
+func (c *Cache) SetNX(ctx context.Context, k string, v any, exp time.Duration) (bool, error) {
+	return c.rdb.SetNX(ctx, k, v, exp).Result()
 }
 
-func (l *Locker) Unlock(ctx context.Context, key string) error {
-	return l.rdb.Del(ctx, key).Err()
+func (c *Cache) Del(ctx context.Context, k string) error {
+	return c.rdb.Del(ctx, k).Err()
 }
 `,
 	"memlock/memlock.go": `// Package memlock is an in-process stand-in with the same methods and no
@@ -122,13 +149,14 @@ import (
 
 	"example.com/linked/memlock"
 	"example.com/linked/postgres"
+	"example.com/linked/rediscache"
 	"example.com/linked/redislock"
 	"example.com/linked/service"
 )
 
 func main() {
 	rdb := redis.NewClient(&redis.Options{})
-	var locks service.Locker = redislock.New(rdb)
+	var locks service.Locker = redislock.New(rediscache.New(rdb))
 	if rdb == nil {
 		locks = &memlock.Locker{}
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,23 +66,86 @@ func lint(o *options) (*result, error) {
 	if len(first.byPackage) == 0 && len(first.errors) == 0 {
 		return nil, fmt.Errorf("%s matched no packages", strings.Join(o.patterns, " "))
 	}
-	table, callers := link.Join(first.records)
-	if len(callers) == 0 {
-		return first.result(nil), nil
-	}
-	// The second run's results depend on the table: key them by it.
-	data, err := json.Marshal(table)
+	later, err := relink(r, cfg, o.checks, salt, first)
 	if err != nil {
 		return nil, err
 	}
-	cache.SetSalt(append(slices.Clone(salt), data...))
-	link.Set(table, callers)
+	return first.result(later), nil
+}
+
+// maxLinks bounds the link rounds. Each round gives facts to the methods
+// that call through one more interface (a service over a repository over a
+// client); real programs settle in two or three.
+const maxLinks = 4
+
+// relink joins the records, analyses the packages that call interface
+// methods with the joined table, and joins again with their new records
+// until the table no longer changes: what a later round found replaces an
+// earlier one's, package by package. It returns nil when nothing calls an
+// interface the program implements.
+func relink(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer, salt []byte, first *run1) (*run1, error) {
 	defer link.Set(nil, nil)
-	second, err := analyse(r, cfg, o.checks, callers)
-	if err != nil {
-		return nil, err
+	// By package; a package and its test variant each send one.
+	records := make(map[string][]link.Record)
+	for _, rec := range first.records {
+		records[rec.Package] = append(records[rec.Package], rec)
 	}
-	return first.result(second), nil
+	var later *run1
+	var last []byte
+	for range maxLinks {
+		table, callers := link.Join(sortedRecords(records))
+		if len(callers) == 0 {
+			break
+		}
+		// A run's results depend on the table: key them by it.
+		data, err := json.Marshal(table)
+		if err != nil {
+			return nil, err
+		}
+		if string(data) == string(last) {
+			break
+		}
+		last = data
+		cache.SetSalt(append(slices.Clone(salt), data...))
+		link.Set(table, callers)
+		next, err := analyse(r, cfg, append(slices.Clone(checks), record.Analyzer), callers)
+		if err != nil {
+			return nil, err
+		}
+		replaced := make(map[string]bool)
+		for _, rec := range next.records {
+			if !replaced[rec.Package] {
+				replaced[rec.Package], records[rec.Package] = true, nil
+			}
+			records[rec.Package] = append(records[rec.Package], rec)
+		}
+		later = later.merge(next)
+	}
+	return later, nil
+}
+
+func sortedRecords(m map[string][]link.Record) []link.Record {
+	var out []link.Record
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[k]...)
+	}
+	return out
+}
+
+// merge returns what run found with next's packages replacing run's.
+func (run *run1) merge(next *run1) *run1 {
+	if run == nil {
+		return next
+	}
+	for path, ds := range next.byPackage {
+		run.byPackage[path] = ds
+	}
+	for _, e := range next.errors {
+		if !slices.Contains(run.errors, e) {
+			run.errors = append(run.errors, e)
+		}
+	}
+	return run
 }
 
 // run1 is what one run of the runner found, by package.

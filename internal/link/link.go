@@ -181,7 +181,17 @@ func TypeName(n *types.Named) string {
 }
 
 // Signature renders a method's signature as records compare it: package
-// paths in full, so that two packages' views of one type read the same.
+// paths in full, so that two packages' views of one type read the same, and
+// without parameter names, which an implementation need not share with the
+// interface it satisfies.
 func Signature(sig *types.Signature) string {
-	return types.TypeString(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()), nil)
+	return types.TypeString(types.NewSignatureType(nil, nil, nil, unnamed(sig.Params()), unnamed(sig.Results()), sig.Variadic()), nil)
+}
+
+func unnamed(t *types.Tuple) *types.Tuple {
+	vars := make([]*types.Var, t.Len())
+	for i := range vars {
+		vars[i] = types.NewParam(t.At(i).Pos(), t.At(i).Pkg(), "", t.At(i).Type())
+	}
+	return types.NewTuple(vars...)
 }
