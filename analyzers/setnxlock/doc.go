@@ -50,7 +50,9 @@
 // (a constant value or a missing TTL inside TryLock, a plain DEL inside
 // Unlock) is reported inside the wrapper, once, when the wrapper is in the
 // package of the code that pairs it into a lock, or when a method of the same
-// type acquires the key; for a wrapper of another package, at the call,
+// type acquires the key; for a wrapper of another package, inside it too
+// when `lockvet ./...` analyses that package as well (its link step tells the
+// wrapper's package that a caller pairs it into a lock), else at the call,
 // naming it (in utils.TryLock), once per calling function. A problem the
 // caller's argument decides (a constant it passes) is reported at the call,
 // also when it passes it to the constructor of the lock object whose field

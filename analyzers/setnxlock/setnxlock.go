@@ -28,7 +28,30 @@ func run(r *report.Reporter) error {
 	for _, l := range model.Locks {
 		check(r, l)
 	}
+	for _, op := range model.Paired {
+		if op.Kind == lockmodel.Acquire {
+			checkPaired(r, op)
+		}
+	}
 	return nil
+}
+
+// checkPaired judges the acquisition inside a wrapper that another package
+// pairs into a lock, for what the wrapper alone decides; its callers' own
+// arguments and results are judged at the calls.
+func checkPaired(r *report.Reporter, a *lockmodel.Op) {
+	if a.ConstValue() {
+		pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
+		r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+	}
+	if a.TTL == lockmodel.TTLNone {
+		pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0, r.Generated)
+		r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+	}
+	if !a.Queued && a.Outcome() == lockmodel.Ignored {
+		pos, where, once := a.Place(true, r.Generated)
+		r.Once(once, pos, "lock result dropped"+where+": the work runs whether or not the lock was taken; return whether it was acquired")
+	}
 }
 
 func check(r *report.Reporter, l *lockmodel.Lock) {

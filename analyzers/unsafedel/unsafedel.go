@@ -40,6 +40,14 @@ func run(rep *report.Reporter) error {
 			}
 		}
 	}
+	for _, op := range model.Paired {
+		switch op.Kind {
+		case lockmodel.Release:
+			checkRelease(rep, nil, op)
+		case lockmodel.Refresh:
+			checkRefresh(rep, op)
+		}
+	}
 	for _, op := range model.OwnerChecked {
 		if op.Kind == lockmodel.Release {
 			checkRelease(rep, nil, op)

@@ -84,7 +84,7 @@ const maxLinks = 4
 // earlier one's, package by package. It returns nil when nothing calls an
 // interface the program implements.
 func relink(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer, salt []byte, first *run1) (*run1, error) {
-	defer link.Set(nil, nil)
+	defer link.Set(nil, nil, nil)
 	// By package; a package and its test variant each send one.
 	records := make(map[string][]link.Record)
 	for _, rec := range first.records {
@@ -93,12 +93,15 @@ func relink(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer,
 	var later *run1
 	var last []byte
 	for range maxLinks {
-		table, callers := link.Join(sortedRecords(records))
+		table, paired, callers := link.Join(sortedRecords(records))
 		if len(callers) == 0 {
 			break
 		}
 		// A run's results depend on the table: key them by it.
-		data, err := json.Marshal(table)
+		data, err := json.Marshal(struct {
+			Table  map[string]link.Facts
+			Paired map[string]bool
+		}{table, paired})
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +110,7 @@ func relink(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer,
 		}
 		last = data
 		cache.SetSalt(append(slices.Clone(salt), data...))
-		link.Set(table, callers)
+		link.Set(table, paired, callers)
 		next, err := analyse(r, cfg, append(slices.Clone(checks), record.Analyzer), callers)
 		if err != nil {
 			return nil, err

@@ -26,6 +26,8 @@ import (
 // wrapper's, a with-lock callback's, a summary of effects.
 type Facts struct {
 	From     string          // the implementation, for messages: redislock.Locker.TryLock
+	Func     string          // the implementation's full name: (*example.com/redislock.Locker).TryLock
+	Pkg      string          // the implementation's package path
 	Wrapper  json.RawMessage `json:",omitempty"`
 	Callback json.RawMessage `json:",omitempty"`
 	Summary  json.RawMessage `json:",omitempty"`
@@ -56,13 +58,24 @@ type Record struct {
 	Package string
 	Types   []Type  `json:",omitempty"`
 	Calls   []Iface `json:",omitempty"`
+	// Paired are the wrappers of other packages this package pairs into
+	// locks: their own problems belong in them, when they are analysed too.
+	Paired []Wrapper `json:",omitempty"`
+}
+
+// Wrapper names a function by its full name and package path.
+type Wrapper struct {
+	Pkg, Func string
 }
 
 // Join matches the interfaces the program calls with the types that
 // implement them, and returns the facts of each interface method
 // ("path.I.M") that has one implementation with facts for it, or several
-// with the same; and the packages that call such a method.
-func Join(records []Record) (table map[string]Facts, callers []string) {
+// with the same; the wrappers that some package pairs into a lock and whose
+// own package is analysed too (their problems are reported in them); and the
+// packages to analyse again with both: those that call such a method or
+// wrapper, and those that declare such a wrapper.
+func Join(records []Record) (table map[string]Facts, paired map[string]bool, callers []string) {
 	var types []Type
 	for _, r := range records {
 		types = append(types, r.Types...)
@@ -94,8 +107,21 @@ func Join(records []Record) (table map[string]Facts, callers []string) {
 			callers = append(callers, r.Package)
 		}
 	}
+	analysed := make(map[string]bool)
+	for _, r := range records {
+		analysed[r.Package] = true
+	}
+	paired = make(map[string]bool)
+	for _, r := range records {
+		for _, w := range r.Paired {
+			if analysed[w.Pkg] && w.Pkg != r.Package {
+				paired[w.Func] = true
+				callers = append(callers, r.Package, w.Pkg)
+			}
+		}
+	}
 	slices.Sort(callers)
-	return table, slices.Compact(callers)
+	return table, paired, slices.Compact(callers)
 }
 
 // resolve returns the facts of method m of iface in the types that
@@ -130,15 +156,16 @@ func implements(t Type, iface Iface) bool {
 var (
 	mu      sync.RWMutex
 	table   map[string]Facts
+	pairs   map[string]bool
 	calling map[string]bool
 )
 
-// Set installs the joined table, and the packages that call its methods, for
-// the analysis that follows; nil removes it.
-func Set(t map[string]Facts, callers []string) {
+// Set installs the joined table, the paired wrappers, and the packages that
+// call them, for the analysis that follows; nil removes them.
+func Set(t map[string]Facts, paired map[string]bool, callers []string) {
 	mu.Lock()
 	defer mu.Unlock()
-	table, calling = t, make(map[string]bool)
+	table, pairs, calling = t, paired, make(map[string]bool)
 	for _, p := range callers {
 		calling[p] = true
 	}
@@ -150,6 +177,15 @@ func Calls(pkg *types.Package) bool {
 	mu.RLock()
 	defer mu.RUnlock()
 	return calling[pkg.Path()]
+}
+
+// Paired reports whether some analysed package pairs the function of this
+// full name, itself analysed, into a lock: its own problems are reported in
+// it, not at the calls.
+func Paired(fullName string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return pairs[fullName]
 }
 
 // Lookup returns the facts the program has for a call of the interface

@@ -52,8 +52,11 @@ type WrapperFact struct {
 	Checked bool
 	TwoStep bool // GET, compare in Go, then DEL
 	// Impl names the implementation of an interface method whose fact the
-	// link step found; "" for facts of the method itself.
-	Impl string `json:"-"`
+	// link step found, for messages; ImplFunc is its full name and ImplPkg
+	// its package path. "" for facts of the method itself.
+	Impl     string `json:"-"`
+	ImplFunc string `json:"-"`
+	ImplPkg  string `json:"-"`
 	// Reported: the wrapper pairs with another method of its own type, so its own
 	// problems were reported where it is declared, not at each caller.
 	Reported bool

@@ -42,6 +42,10 @@ type Model struct {
 	// with an owner value in Go first, outside any Lock: the comparison shows
 	// they release a lock even where its acquisition is out of sight.
 	OwnerChecked []*Op
+	// Paired are the operations inside this package's wrappers that code in
+	// other packages pairs into locks, when the link step says so: the
+	// checks judge there what each wrapper alone decides.
+	Paired []*Op
 	// Callbacks are the function literals the package passes to functions
 	// that run them under a lock: WithLock(ctx, key, func() error { … }).
 	Callbacks []*Callback
@@ -86,7 +90,7 @@ func run(pass *analysis.Pass) (any, error) {
 			f := linked[WrapperFact](obj, func(f link.Facts) []byte { return f.Wrapper })
 			if f != nil {
 				facts, _ := link.Lookup(obj)
-				f.Impl = facts.From
+				f.Impl, f.ImplFunc, f.ImplPkg = facts.From, facts.Func, facts.Pkg
 			}
 			return f
 		},
@@ -138,6 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.Callbacks = callbacks(pass, prog.SrcFuncs, runsUnder)
 	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
+	m.Paired = pairedElsewhere(byRoot, local)
 	m.Wrappers, m.RunsUnder = local, runsUnder
 
 	for obj, f := range local {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
@@ -160,9 +161,10 @@ func (op *Op) computeDeferred() bool {
 // operation's own, is reported at the operation. One its wrapper alone
 // decides (a constant value, a missing TTL, a plain DEL inside it) is
 // reported inside the wrapper when the wrapper is of this package, once
-// however many callers; for a wrapper of another package, at the call,
-// naming the wrapper, and once per calling function (once is the key to
-// report it once by). A wrapper in a generated file is reported at the call,
+// however many callers; for a wrapper of another package that the link step
+// says is analysed too, nowhere here (NoPos: its own package reports it, in
+// it); for any other, at the call, naming the wrapper, and once per calling
+// function (once is the key to report it once by). A wrapper in a generated file is reported at the call,
 // and so is a production wrapper that only a test pairs into a lock.
 func (op *Op) Place(decidedInWrapper bool, generated func(token.Pos) bool) (pos token.Pos, where, once string) {
 	switch {
@@ -181,7 +183,25 @@ func (op *Op) Place(decidedInWrapper bool, generated func(token.Pos) bool) (pos 
 	if op.Fact != nil && op.Fact.Impl != "" {
 		where = " in " + op.Fact.Impl // what the program runs behind the interface
 	}
+	if _, fn := op.WrapperFunc(); link.Paired(fn) {
+		return token.NoPos, "", "" // the wrapper's own package reports it, in it
+	}
 	return op.Pos(), where, ssautil.Root(op.Fn).String() + where
+}
+
+// WrapperFunc names the function the operation is made through, as the
+// program runs it: the implementation behind an interface method the link
+// step resolved. "" when it is made directly.
+func (op *Op) WrapperFunc() (pkg, fullName string) {
+	switch {
+	case op.Via == nil:
+		return "", ""
+	case op.Fact != nil && op.Fact.ImplFunc != "":
+		return op.Fact.ImplPkg, op.Fact.ImplFunc
+	case op.Via.Pkg() == nil:
+		return "", ""
+	}
+	return op.Via.Pkg().Path(), op.Via.FullName()
 }
 
 // inTestFile reports whether pos is in a test file.

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
@@ -362,4 +363,25 @@ func linkInner(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFac
 			}
 		}
 	}
+}
+
+// pairedElsewhere returns, for each wrapper of the package that the link
+// step says another package pairs into a lock, the operation its fact
+// describes.
+func pairedElsewhere(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) []*Op {
+	var out []*Op
+	for _, fn := range sortedRoots(byRoot) {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || local[obj] == nil || !link.Paired(obj.FullName()) {
+			continue
+		}
+		f := local[obj]
+		for _, op := range byRoot[fn] {
+			if op.Kind == f.Kind && op.Key == f.Key.String() {
+				out = append(out, op)
+				break
+			}
+		}
+	}
+	return out
 }

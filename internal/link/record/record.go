@@ -38,10 +38,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	model := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	eff := pass.ResultOf[effects.Analyzer].(*effects.Result)
-	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(model, eff), Calls: calls(pass)}
-	if len(rec.Types)+len(rec.Calls) == 0 {
-		return nil, nil
-	}
+	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(model, eff), Calls: calls(pass), Paired: paired(pass, model)}
+	// Even an empty record says the package is analysed: a wrapper of it
+	// that another package pairs into a lock is reported in it.
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return nil, err
@@ -69,6 +68,7 @@ func concreteTypes(model *lockmodel.Model, eff *effects.Result) []link.Type {
 		}
 		f := t.Facts[m.Name()]
 		f.From = n.Obj().Pkg().Name() + "." + n.Obj().Name() + "." + m.Name()
+		f.Func, f.Pkg = m.FullName(), n.Obj().Pkg().Path()
 		set(&f)
 		t.Facts[m.Name()] = f
 	}
@@ -90,6 +90,24 @@ func concreteTypes(model *lockmodel.Model, eff *effects.Result) []link.Type {
 }
 
 // calls lists the named interfaces whose methods the package calls.
+// paired lists the wrappers of other packages that the package's locks are
+// taken and released through, sorted.
+func paired(pass *analysis.Pass, model *lockmodel.Model) []link.Wrapper {
+	seen := make(map[link.Wrapper]bool)
+	var out []link.Wrapper
+	for _, l := range model.Locks {
+		for _, op := range append(append([]*lockmodel.Op{l.Acquire}, l.Releases...), l.Refreshes...) {
+			pkg, fn := op.WrapperFunc()
+			if w := (link.Wrapper{Pkg: pkg, Func: fn}); fn != "" && pkg != pass.Pkg.Path() && !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Func < out[j].Func })
+	return out
+}
+
 func calls(pass *analysis.Pass) []link.Iface {
 	seen := make(map[*types.Named]bool)
 	var out []link.Iface
