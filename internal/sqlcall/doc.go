@@ -65,8 +65,8 @@
 //     model value with its key set (Model(&order), Save, Delete(&order)) is
 //     not in Where, nor is the deleted_at of a soft-deleted model; a Delete of
 //     such a model is an UPDATE that this package reports as a DELETE.
-//   - Keyed (on Call) when Create inserts a model with a field tagged unique
-//     or uniqueIndex, which the migrated table refuses twice; goctl's inserts
+//   - Keyed (on Call) when Create inserts a model with a field tagged unique,
+//     uniqueIndex or index:name,unique, which the migrated table refuses twice; goctl's inserts
 //     are Keyed when the table's key is not auto-increment.
 //   - OnConflict from clause.OnConflict (DoNothing → "nothing", else "update")
 //     and clause.Insert{Modifier: "IGNORE"}; Returning from clause.Returning;

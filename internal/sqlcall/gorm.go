@@ -58,8 +58,9 @@ func (r *Recognizer) gorm(instr ssa.CallInstruction, obj *types.Func, recv ssa.V
 
 // uniqueTagged reports whether the model a Create inserts (a struct, a
 // pointer to one, or a slice of either) has a field tagged unique or
-// uniqueIndex: the table gorm migrates refuses a second row with the same
-// value. A primary key is not enough, since it is usually drawn fresh.
+// uniqueIndex, or in an index with the unique option: the table gorm
+// migrates refuses a second row with the same value. A primary key is not
+// enough, since it is usually drawn fresh.
 func uniqueTagged(t types.Type) bool {
 	for range 4 {
 		switch u := types.Unalias(t).Underlying().(type) {
@@ -72,14 +73,30 @@ func uniqueTagged(t types.Type) bool {
 		case *types.Struct:
 			for i := range u.NumFields() {
 				for opt := range strings.SplitSeq(reflect.StructTag(u.Tag(i)).Get("gorm"), ";") {
-					name, _, _ := strings.Cut(strings.TrimSpace(opt), ":")
+					name, value, _ := strings.Cut(strings.TrimSpace(opt), ":")
 					if strings.EqualFold(name, "unique") || strings.EqualFold(name, "uniqueIndex") {
+						return true
+					}
+					if strings.EqualFold(name, "index") && uniqueIndexOption(value) {
 						return true
 					}
 				}
 			}
 		}
 		return false
+	}
+	return false
+}
+
+// uniqueIndexOption reports whether the options of a gorm index tag
+// (index:idx_name,unique or index:,class:UNIQUE) make it a unique index.
+func uniqueIndexOption(value string) bool {
+	_, opts, _ := strings.Cut(value, ",")
+	for o := range strings.SplitSeq(opts, ",") {
+		o = strings.TrimSpace(o)
+		if strings.EqualFold(o, "unique") || strings.EqualFold(o, "class:UNIQUE") {
+			return true
+		}
 	}
 	return false
 }

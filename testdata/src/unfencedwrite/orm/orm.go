@@ -84,9 +84,15 @@ type Visit struct {
 	Day       string `gorm:"uniqueIndex:idx_patient_day"`
 }
 
+type Claim struct {
+	ID       int64
+	CouponID int64  `gorm:"not null;index:idx_coupon_user,unique"`
+	UserID   string `gorm:"not null;index:idx_coupon_user,unique"`
+}
+
 type Grant struct {
 	ID     int64
-	UserID int64 `gorm:"index"`
+	UserID int64 `gorm:"index:idx_user,sort:desc"`
 }
 
 // A unique column makes the table refuse the stale holder's second row; an
@@ -101,6 +107,9 @@ func gormUnique(rs *redsync.Redsync, db *gorm.DB, name, patient, day string, use
 		return err
 	}
 	if err := db.Create(&Visit{PatientID: patient, Day: day}).Error; err != nil {
+		return err
+	}
+	if err := db.Create(&Claim{CouponID: user, UserID: name}).Error; err != nil {
 		return err
 	}
 	return db.Create(&Grant{UserID: user}).Error // want `unfenced write under a TTL lock: after the lease expires it can repeat`
