@@ -62,28 +62,18 @@ func (r *Recognizer) gorm(instr ssa.CallInstruction, obj *types.Func, recv ssa.V
 // migrates refuses a second row with the same value. A primary key is not
 // enough, since it is usually drawn fresh.
 func uniqueTagged(t types.Type) bool {
-	for range 4 {
-		switch u := types.Unalias(t).Underlying().(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Slice:
-			t = u.Elem()
-			continue
-		case *types.Struct:
-			for i := range u.NumFields() {
-				for opt := range strings.SplitSeq(reflect.StructTag(u.Tag(i)).Get("gorm"), ";") {
-					name, value, _ := strings.Cut(strings.TrimSpace(opt), ":")
-					if strings.EqualFold(name, "unique") || strings.EqualFold(name, "uniqueIndex") {
-						return true
-					}
-					if strings.EqualFold(name, "index") && uniqueIndexOption(value) {
-						return true
-					}
-				}
+	st, ok := modelType(t).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		for opt := range strings.SplitSeq(reflect.StructTag(st.Tag(i)).Get("gorm"), ";") {
+			name, value, _ := strings.Cut(strings.TrimSpace(opt), ":")
+			if strings.EqualFold(name, "unique") || strings.EqualFold(name, "uniqueIndex") ||
+				strings.EqualFold(name, "index") && uniqueIndexOption(value) {
+				return true
 			}
 		}
-		return false
 	}
 	return false
 }

@@ -13,18 +13,7 @@ import (
 // naming strategy set where the *gorm.DB is opened, are not seen: "" then,
 // and a wrong name in the second case.
 func (r *Recognizer) modelTable(t types.Type) string {
-	for range 4 {
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			t = u.Elem()
-			continue
-		case *types.Slice:
-			t = u.Elem()
-			continue
-		}
-		break
-	}
-	n, ok := types.Unalias(t).(*types.Named)
+	n, ok := types.Unalias(modelType(t)).(*types.Named)
 	if !ok {
 		return ""
 	}
@@ -76,4 +65,20 @@ func plural(s string) string {
 		return s[:len(s)-1] + "ies"
 	}
 	return s + "s"
+}
+
+// modelType is the model a gorm value holds: T of T, *T, []T, *[]*T.
+func modelType(t types.Type) types.Type {
+	for range 4 {
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Slice:
+			t = u.Elem()
+			continue
+		}
+		break
+	}
+	return t
 }
