@@ -41,16 +41,13 @@ func run(r *report.Reporter) error {
 // arguments and results are judged at the calls.
 func checkPaired(r *report.Reporter, a *lockmodel.Op) {
 	if a.ConstValue() {
-		pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
-		r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+		constValue(r, a)
 	}
 	if a.TTL == lockmodel.TTLNone {
-		pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0, r.Generated)
-		r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+		noTTL(r, a)
 	}
 	if !a.Queued && a.Outcome() == lockmodel.Ignored {
-		pos, where, once := a.Place(true, r.Generated)
-		r.Once(once, pos, "lock result dropped"+where+": the work runs whether or not the lock was taken; return whether it was acquired")
+		dropped(r, a)
 	}
 }
 
@@ -60,8 +57,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	// with a method of its type; elsewhere they are reported by Place.
 	inherited := a.Fact == nil || !a.Fact.Reported
 	if (inherited || a.ValueFromCaller) && a.ConstValue() {
-		pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
-		r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+		constValue(r, a)
 	}
 	switch {
 	case !inherited || a.TTL != lockmodel.TTLNone:
@@ -73,8 +69,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 			"SETNX then EXPIRE is not atomic: a crash in between leaves a lock that never expires; set the TTL in the same command",
 			foldExpire(r.Pass, l)...)
 	default:
-		pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0, r.Generated)
-		r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+		noTTL(r, a)
 	}
 	if a.Queued {
 		return // a queued command has no result until the pipeline runs
@@ -82,12 +77,28 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	switch a.Outcome() {
 	case lockmodel.Ignored:
 		if a.Fact != nil && a.Fact.Drops {
-			pos, where, once := a.Place(true, r.Generated)
-			r.Once(once, pos, "lock result dropped"+where+": the work runs whether or not the lock was taken; return whether it was acquired")
+			dropped(r, a)
 			return
 		}
 		r.At(a.Pos(), a.Pos(), "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
 	case lockmodel.NilOnly:
 		r.At(a.Pos(), a.Pos(), "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
 	}
+}
+
+// The problems a wrapper may decide alone, reported where Place says.
+
+func constValue(r *report.Reporter, a *lockmodel.Op) {
+	pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
+	r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+}
+
+func noTTL(r *report.Reporter, a *lockmodel.Op) {
+	pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0, r.Generated)
+	r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+}
+
+func dropped(r *report.Reporter, a *lockmodel.Op) {
+	pos, where, once := a.Place(true, r.Generated)
+	r.Once(once, pos, "lock result dropped"+where+": the work runs whether or not the lock was taken; return whether it was acquired")
 }
