@@ -27,6 +27,11 @@
 //     SetNX, checking only the error ignores the result: a taken lock is false
 //     with a nil error). Reading the key back at once and comparing it with the
 //     stored value (SetNX(ctx, k, id, ttl), then Get(ctx, k) == id) checks it;
+//   - a failure that is only logged: the branch taken when the lock was not
+//     acquired logs and falls through into the work (if err != nil {
+//     log.Println(err) }, or an else that only defers the release). A branch
+//     that returns, continues, retries, sets a flag that later decides, or
+//     calls Fatal or Panic gates the work;
 //   - an error compared only with the not-set reply (redis.Nil, redis.ErrNil):
 //     a network error then passes as acquired.
 //
@@ -47,8 +52,8 @@
 // records, and leases meant to expire on their own.
 //
 // Where a wrapper's problem is reported: a problem the wrapper alone decides
-// (a constant value or a missing TTL inside TryLock, a plain DEL inside
-// Unlock) is reported inside the wrapper, once, when the wrapper is in the
+// (a constant value, a missing TTL, or SETNX then EXPIRE inside TryLock or an
+// in-house client's SetNX, a plain DEL inside Unlock) is reported inside the wrapper, once, when the wrapper is in the
 // package of the code that pairs it into a lock, or when a method of the same
 // type acquires the key; for a wrapper of another package, inside it too
 // when `lockvet ./...` analyses that package as well (its link step tells the

@@ -2,6 +2,7 @@ package setnxlock
 
 import (
 	_ "embed"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -30,7 +31,7 @@ func run(r *report.Reporter) error {
 	}
 	for _, op := range model.Paired {
 		if op.Kind == lockmodel.Acquire {
-			checkPaired(r, op)
+			checkPaired(r, op, model.Wrappers[op.Fn.Object().(*types.Func)])
 		}
 	}
 	return nil
@@ -39,14 +40,17 @@ func run(r *report.Reporter) error {
 // checkPaired judges the acquisition inside a wrapper that another package
 // pairs into a lock, for what the wrapper alone decides; its callers' own
 // arguments and results are judged at the calls.
-func checkPaired(r *report.Reporter, a *lockmodel.Op) {
+func checkPaired(r *report.Reporter, a *lockmodel.Op, f *lockmodel.WrapperFact) {
 	if a.ConstValue() {
 		constValue(r, a)
 	}
-	if a.TTL == lockmodel.TTLNone {
+	switch {
+	case f != nil && f.SplitTTL:
+		splitTTL(r, a)
+	case a.TTL == lockmodel.TTLNone:
 		noTTL(r, a)
 	}
-	if !a.Queued && a.Outcome() == lockmodel.Ignored {
+	if !a.Queued && !a.Outcome().Checked() {
 		dropped(r, a)
 	}
 }
@@ -65,9 +69,9 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 		r.At(l.Expire.Pos(), l.Expire.Pos(),
 			"EXPIRE queued after SETNX also extends another holder's lock when SETNX fails; pass the TTL to SETNX")
 	case l.Expire != nil:
-		r.At(a.Pos(), a.Pos(),
-			"SETNX then EXPIRE is not atomic: a crash in between leaves a lock that never expires; set the TTL in the same command",
-			foldExpire(r.Pass, l)...)
+		r.At(a.Pos(), a.Pos(), "SETNX then EXPIRE is not atomic"+splitAdvice, foldExpire(r.Pass, l)...)
+	case a.Fact != nil && a.Fact.SplitTTL:
+		splitTTL(r, a)
 	default:
 		noTTL(r, a)
 	}
@@ -81,6 +85,8 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 			return
 		}
 		r.At(a.Pos(), a.Pos(), "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
+	case lockmodel.Logged:
+		r.At(a.Pos(), a.Pos(), "lock failure is only logged: the work runs whether or not the lock was taken; return when it was not acquired")
 	case lockmodel.NilOnly:
 		r.At(a.Pos(), a.Pos(), "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
 	}
@@ -91,6 +97,13 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 func constValue(r *report.Reporter, a *lockmodel.Op) {
 	pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
 	r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+}
+
+const splitAdvice = ": a crash in between leaves a lock that never expires; set the TTL in the same command"
+
+func splitTTL(r *report.Reporter, a *lockmodel.Op) {
+	pos, where, once := a.Place(true, r.Generated)
+	r.Once(once, pos, "SETNX then EXPIRE is not atomic"+where+splitAdvice)
 }
 
 func noTTL(r *report.Reporter, a *lockmodel.Op) {

@@ -1,12 +1,12 @@
 package effects
 
 import (
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/logging"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
@@ -26,12 +26,11 @@ var packages = map[string]kind{
 	"fmt": pure, "strings": pure, "strconv": pure, "bytes": pure, "errors": pure,
 	"math": pure, "sort": pure, "slices": pure, "maps": pure, "unicode": pure,
 	"time": pure, "context": pure, "sync": pure, "encoding": pure, "regexp": pure,
-	"log": pure, "crypto": pure, "hash": pure, "container": pure, "reflect": pure,
+	"crypto": pure, "hash": pure, "container": pure, "reflect": pure,
 	"path": pure, "runtime": pure, "iter": pure, "cmp": pure, "unsafe": pure,
 	"net/url": pure, "net/netip": pure,
 	"github.com/google/uuid": pure, "github.com/shopspring/decimal": pure,
-	"go.uber.org/zap": pure, "github.com/sirupsen/logrus": pure, "github.com/rs/zerolog": pure,
-	"github.com/zeromicro/go-zero/core/logx": pure, "github.com/pkg/errors": pure,
+	"github.com/pkg/errors": pure,
 	// Database plumbing; the statements themselves are recognised by sqlcall.
 	"database/sql": pure, "github.com/jmoiron/sqlx": pure, "github.com/jackc/pgx": pure,
 	"github.com/jackc/pgconn": pure, "gorm.io/gorm": pure,
@@ -53,24 +52,17 @@ var osWrites = map[string]bool{
 	"WriteAt": true, "Truncate": true, "Chmod": true, "Chown": true, "Symlink": true, "Link": true,
 }
 
-// loggers are the packages whose calls only log what they are given.
-var loggers = []string{
-	"log", "go.uber.org/zap", "github.com/sirupsen/logrus", "github.com/rs/zerolog",
-	"github.com/zeromicro/go-zero/core/logx",
-}
-
-// logs reports whether call is a logger's, or fmt's printing: not
+// logs reports whether call only logs, or formats a message for a log: not
 // fmt.Errorf, which hands the error on.
 func logs(call ssa.CallInstruction) bool {
 	obj, _, _ := ssautil.Callee(call.Common())
 	if obj == nil || obj.Pkg() == nil {
 		return false
 	}
-	p := obj.Pkg().Path()
-	if p == "fmt" {
-		return strings.Contains(strings.ToLower(obj.Name()), "print")
+	if obj.Pkg().Path() == "fmt" && strings.HasPrefix(obj.Name(), "Sprint") {
+		return true
 	}
-	return slices.ContainsFunc(loggers, func(l string) bool { return p == l || strings.HasPrefix(p, l+"/") })
+	return logging.Logs(obj)
 }
 
 // classify says what a call of the function or method name, declared on a
@@ -89,6 +81,9 @@ func classify(path, recv, name string) kind {
 		if osWrites[name] {
 			return external
 		}
+		return pure
+	}
+	if logging.Package(path) {
 		return pure
 	}
 	for p := path; ; {

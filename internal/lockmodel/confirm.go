@@ -19,7 +19,7 @@ import (
 // checked after all, and the read is its check, not half of a release.
 func markConfirmed(ops []*Op) {
 	for _, a := range ops {
-		if a.Kind != Acquire || a.Value == nil || a.Queued || a.Outcome() != Ignored {
+		if a.Kind != Acquire || a.Value == nil || a.Queued || a.Outcome().Checked() {
 			continue
 		}
 		stored := ssautil.Unwrap(a.Value)

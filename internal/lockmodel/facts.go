@@ -33,6 +33,9 @@ type WrapperFact struct {
 	// Acquire: where the TTL comes from (a parameter, or the wrapper's own TTL).
 	TTLParam int
 	TTL      TTL
+	// SplitTTL: the wrapper sets the key without a TTL, then gives it one in
+	// a second command (SETNX then EXPIRE); TTLParam is the EXPIRE's.
+	SplitTTL bool
 	// Acquire: the result that carries a fencing token (-1: none), and
 	// whether it is issued with the grant (Op.Grant).
 	Token int
@@ -77,7 +80,10 @@ func (f *WrapperFact) String() string {
 	if f.Drops {
 		b.WriteString(" drops")
 	}
-	if f.Kind == Acquire && f.TTL == TTLNone && f.TTLParam < 0 {
+	switch {
+	case f.SplitTTL:
+		b.WriteString(" expire-after")
+	case f.Kind == Acquire && f.TTL == TTLNone && f.TTLParam < 0:
 		b.WriteString(" nottl")
 	}
 	if f.Token >= 0 && f.Kind == Acquire {

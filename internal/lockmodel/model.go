@@ -251,13 +251,12 @@ func pairInFunc(ops []*Op) []*Lock {
 			case Release:
 				l.Releases = append(l.Releases, o)
 			case Refresh:
-				if a.TTL == TTLNone && l.Expire == nil && !o.Deferred() && !o.Checked && o.Fn == a.Fn {
-					l.Expire = o
-				} else {
+				if o != splitExpire(a, ops) {
 					l.Refreshes = append(l.Refreshes, o)
 				}
 			}
 		}
+		l.Expire = splitExpire(a, ops)
 		l.Tokens = tokens(a, ops)
 		if a.Fact != nil && a.Fact.Drops && !allDeferred(l.Releases) {
 			continue
@@ -286,6 +285,20 @@ func tokens(a *Op, ops []*Op) []*Op {
 		out = append(out, o)
 	}
 	return out
+}
+
+// splitExpire returns the EXPIRE that gives an acquisition without a TTL its
+// TTL in a second command of the same function: SETNX then EXPIRE.
+func splitExpire(a *Op, ops []*Op) *Op {
+	if a.Kind != Acquire || a.TTL != TTLNone {
+		return nil
+	}
+	for _, o := range ops {
+		if o.Kind == Refresh && o.Key == a.Key && o.Fn == a.Fn && o.Pos() > a.Pos() && !o.Deferred() && !o.Checked {
+			return o
+		}
+	}
+	return nil
 }
 
 func allOnErrorPath(ops []*Op) bool {

@@ -18,7 +18,11 @@ const (
 	Gated   Outcome = iota // whether the lock was taken decides what runs next
 	Ignored                // nothing looks at whether the lock was taken
 	NilOnly                // only the "not set" error is tested: any other error passes as acquired
+	Logged                 // a failure is tested, logged, and the work goes on anyway
 )
+
+// Checked reports whether the caller of an acquisition can tell that it failed.
+func (o Outcome) Checked() bool { return o == Gated || o == NilOnly }
 
 // Outcome tells how the acquisition's result is used. go-redis SetNX answers
 // false with a nil error when the key exists, so checking only its error gates
@@ -40,7 +44,7 @@ func (op *Op) computeOutcome() Outcome {
 	if !ok {
 		return Ignored
 	}
-	var u usage
+	u := usage{wrapper: op.Fact != nil}
 	u.walk(call, false, op.NilIsError, 0)
 	switch {
 	case u.value:
@@ -49,6 +53,8 @@ func (op *Op) computeOutcome() Outcome {
 		return Gated
 	case u.nilOnly:
 		return NilOnly
+	case u.logged:
+		return Logged
 	}
 	return Ignored
 }
@@ -57,6 +63,8 @@ type usage struct {
 	value     bool // the acquired flag or reply is looked at
 	gatingErr bool // an error that reports "not acquired" is looked at
 	nilOnly   bool // that error is only compared with the nil-reply sentinel
+	logged    bool // a test of either only logs a failure (onlyLogs)
+	wrapper   bool // the acquisition is a wrapper's call, whose results may include the lock's token
 }
 
 func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
@@ -64,9 +72,16 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 		return
 	}
 	for _, ref := range *v.Referrers() {
+		if logsOnly(ref) {
+			continue // printed where a failure is only logged: the test decides
+		}
 		switch r := ref.(type) {
 		case *ssa.DebugRef:
 		case *ssa.Extract:
+			if u.wrapper && !isErrorType(r.Type()) && !isBool(r.Type()) {
+				u.handedOn(r)
+				continue
+			}
 			u.walk(r, isErrorType(r.Type()), nilIsError, depth+1)
 		case *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface:
 			u.walk(r.(ssa.Value), isErr, nilIsError, depth+1)
@@ -82,6 +97,16 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 		case *ssa.BinOp:
 			if isErr && (r.Op == token.EQL || r.Op == token.NEQ) && (isNilSentinel(r.X) || isNilSentinel(r.Y)) {
 				u.sawErr(nilIsError, true)
+				continue
+			}
+			if isErr && nilIsError && onlyLogged(r) {
+				u.logged = true
+				continue
+			}
+			u.saw(isErr, nilIsError)
+		case *ssa.If:
+			if !isErr && onlyLogs(r, 1) {
+				u.logged = true
 				continue
 			}
 			u.saw(isErr, nilIsError)
@@ -117,6 +142,58 @@ func (u *usage) call(v ssa.Value, call *ssa.Call, isErr, nilIsError bool, depth 
 		return
 	}
 	u.saw(isErr, nilIsError)
+}
+
+// logsOnly reports whether a use of the result is a value logged in a block
+// that only logs, not a test of it.
+func logsOnly(instr ssa.Instruction) bool {
+	switch instr.(type) {
+	case *ssa.If, *ssa.BinOp:
+		return false
+	}
+	return instr.Block() != nil && thinBlock(instr.Block())
+}
+
+// onlyLogged reports whether a comparison of the error with nil is used only
+// by tests that only log a failure.
+func onlyLogged(cmp *ssa.BinOp) bool {
+	if (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !(nilConst(cmp.X) || nilConst(cmp.Y)) {
+		return false
+	}
+	failure := 1 // err == nil: the false side
+	if cmp.Op == token.NEQ {
+		failure = 0
+	}
+	refs := *cmp.Referrers()
+	tests := 0
+	for _, ref := range refs {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.If:
+			if !onlyLogs(r, failure) {
+				return false
+			}
+			tests++
+		default:
+			return false
+		}
+	}
+	return tests > 0
+}
+
+// handedOn follows a wrapper's token or lease result: handing it to a call
+// (the release, a write) or a deferred closure says nothing of whether the lock
+// was taken; testing it (token == "", lease == nil) or keeping it does.
+func (u *usage) handedOn(v ssa.Value) {
+	for _, ref := range *v.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef, ssa.CallInstruction, *ssa.MakeClosure:
+		case *ssa.MakeInterface, *ssa.ChangeType:
+			u.handedOn(r.(ssa.Value))
+		default:
+			u.value = true
+		}
+	}
 }
 
 func (u *usage) saw(isErr, nilIsError bool) {

@@ -4,11 +4,11 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/clients"
+	"github.com/lockvet/lockvet/internal/logging"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
@@ -151,15 +151,5 @@ func endsWork(op *Op) bool {
 // bookkeeping reports calls that log or wrap errors.
 func bookkeeping(call ssa.CallInstruction) bool {
 	obj, _, _ := ssautil.Callee(call.Common())
-	if obj == nil || obj.Pkg() == nil {
-		return false
-	}
-	switch p := obj.Pkg().Path(); {
-	case p == "fmt", p == "errors", p == "log", p == "log/slog", p == "github.com/pkg/errors":
-		return true
-	case strings.HasPrefix(p, "go.uber.org/zap"), strings.HasPrefix(p, "github.com/sirupsen/logrus"),
-		strings.HasPrefix(p, "github.com/rs/zerolog"), strings.HasPrefix(p, "github.com/zeromicro/go-zero/core/logx"):
-		return true
-	}
-	return false
+	return obj != nil && (logging.Logs(obj) || logging.Formats(obj))
 }

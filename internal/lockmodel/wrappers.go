@@ -39,7 +39,8 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 			continue
 		}
 		unlockAt, unlock := returnedUnlock(fn, op, ops)
-		if unlock == nil && selfContained(op, ops) {
+		expire := splitExpire(op, ops)
+		if unlock == nil && selfContained(op, expire, ops) {
 			continue
 		}
 		f := &WrapperFact{
@@ -62,9 +63,12 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 				f.Unlock.Command = unlock.Fact.Command
 			}
 		}
+		if expire != nil {
+			f.SplitTTL, f.TTLParam = true, paramIndex(expire.TTLExpr)
+		}
 		if op.Kind == Acquire {
 			f.ConstValue = op.ConstValue()
-			f.Drops = op.Outcome() == Ignored && !op.Queued
+			f.Drops = !op.Outcome().Checked() && !op.Queued
 			f.Token, f.Grant = returnedToken(fn, op, ops)
 			f.Lease, f.LeaseKey = returnedLease(fn, op)
 		}
@@ -120,9 +124,9 @@ func returnsReply(fn *ssa.Function, op *Op) bool {
 
 // selfContained reports whether the function also does the opposite to the same
 // key (acquires and releases it): a with-lock helper, not a half of a pair.
-func selfContained(op *Op, ops []*Op) bool {
+func selfContained(op, expire *Op, ops []*Op) bool {
 	for _, o := range ops {
-		if o.Key != op.Key {
+		if o.Key != op.Key || o == expire {
 			continue
 		}
 		if (op.Kind == Acquire) != (o.Kind == Acquire) && o.Kind != Read {
@@ -208,10 +212,10 @@ func pairByType(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFa
 		for _, a := range methods {
 			// A type whose "acquire" ignores the result is a flag set and
 			// cleared by two commands (Pause/Unpause), not a lock.
-			if a.op.Kind != Acquire || a.op.Outcome() == Ignored {
+			if a.op.Kind != Acquire || !a.op.Outcome().Checked() {
 				continue
 			}
-			l := &Lock{Acquire: a.op}
+			l := &Lock{Acquire: a.op, Expire: splitExpire(a.op, byRoot[ssautil.Root(a.op.Fn)])}
 			paired := []*types.Func{a.obj}
 			for _, m := range methods {
 				if m.field != a.field {

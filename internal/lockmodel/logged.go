@@ -1,0 +1,165 @@
+package lockmodel
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/logging"
+	"github.com/lockvet/lockvet/internal/ssautil"
+)
+
+// onlyLogs reports whether a test of the acquisition's result decides
+// nothing: the branch taken when the lock was not acquired only logs and then
+// rejoins the path taken when it was, before any work.
+//
+//	if err := lock(ctx, key); err != nil {
+//		log.Println(err) // and on into the work anyway
+//	}
+//
+// failure is the index of the successor taken on failure. The success side
+// may defer the release on the way to the join: that is still no gate.
+func onlyLogs(test *ssa.If, failure int) bool {
+	b := test.Block()
+	join := thinExit(b.Succs[failure])
+	if join == nil || join == b || join.Dominates(b) || hasPhi(join) {
+		return false
+	}
+	return reaches(b.Succs[1-failure], join, lightBlock)
+}
+
+// thinExit follows the blocks that only log from start and returns the one
+// block they all lead to, or nil when they lead to more than one, end the
+// function or go on for long.
+func thinExit(start *ssa.BasicBlock) *ssa.BasicBlock {
+	var exit *ssa.BasicBlock
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{start}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if len(seen) > 32 {
+			return nil
+		}
+		if !thinBlock(b) {
+			if exit != nil && exit != b {
+				return nil
+			}
+			exit = b
+			continue
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return exit
+}
+
+// reaches reports whether to is reachable from start through blocks that pass.
+func reaches(start, to *ssa.BasicBlock, pass func(*ssa.BasicBlock) bool) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	for stack := []*ssa.BasicBlock{start}; len(stack) > 0; {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == to {
+			return true
+		}
+		if seen[b] || len(seen) > 32 || !pass(b) {
+			continue
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return false
+}
+
+func hasPhi(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		if _, ok := instr.(*ssa.Phi); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// thinBlock reports whether a block only computes values to log and logs them.
+func thinBlock(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		if !thinInstr(instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// lightBlock is a thin block that may also defer calls (the release).
+func lightBlock(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		switch instr.(type) {
+		case *ssa.Defer, *ssa.MakeClosure:
+			continue
+		}
+		if !thinInstr(instr) {
+			return false
+		}
+	}
+	return true
+}
+
+func thinInstr(instr ssa.Instruction) bool {
+	switch x := instr.(type) {
+	case *ssa.DebugRef, *ssa.Jump, *ssa.If, *ssa.Alloc, *ssa.IndexAddr, *ssa.FieldAddr,
+		*ssa.Field, *ssa.Index, *ssa.Lookup, *ssa.BinOp, *ssa.MakeInterface, *ssa.ChangeType,
+		*ssa.Convert, *ssa.ChangeInterface, *ssa.Slice, *ssa.Extract, *ssa.MakeSlice, *ssa.MakeMap:
+		return true
+	case *ssa.UnOp:
+		return x.Op != token.ARROW
+	case *ssa.Store:
+		return localAddr(x.Addr)
+	case *ssa.MapUpdate:
+		_, ok := x.Map.(*ssa.MakeMap)
+		return ok
+	case *ssa.Call:
+		return logCall(x.Common())
+	}
+	return false
+}
+
+// localAddr reports whether addr is in memory allocated in its own function's
+// frame for a call's arguments (the ...any of a log call).
+func localAddr(addr ssa.Value) bool {
+	for {
+		switch a := addr.(type) {
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.Alloc:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// logCall reports whether a call only logs, or formats what is logged.
+func logCall(c *ssa.CallCommon) bool {
+	if _, ok := c.Value.(*ssa.Builtin); ok {
+		return true
+	}
+	obj, _, _ := ssautil.Callee(c)
+	return obj != nil && (logging.Logs(obj) || logging.Formats(obj) || isClock(obj))
+}
+
+// isClock reports time.Now and time.Since, read for a log line's duration.
+func isClock(obj *types.Func) bool {
+	return obj.Pkg() != nil && obj.Pkg().Path() == "time" && (obj.Name() == "Now" || obj.Name() == "Since")
+}
+
+func nilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}

@@ -1,0 +1,156 @@
+// Package logged tests a lock's failure and only logs it: the work runs
+// whether or not the lock was taken. A failure that returns, skips, retries or
+// ends the process gates the work.
+package logged
+
+import (
+	"context"
+	"errors"
+	"log"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+)
+
+var errLocked = errors.New("locked")
+
+type locker struct{ rdb *redis.Client }
+
+// lock takes the lock with a unique token; it fails when another holder has it.
+func (l *locker) lock(ctx context.Context, key string) (string, error) {
+	token := uuid.NewString()
+	ok, err := l.rdb.SetNX(ctx, key, token, 10*time.Second).Result()
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", errLocked
+	}
+	return token, nil
+}
+
+var unlockScript = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`)
+
+func (l *locker) unlock(ctx context.Context, key, token string) {
+	_ = unlockScript.Run(ctx, l.rdb, []string{key}, token).Err()
+}
+
+func work() {}
+
+// Logger is an in-house logger: its levels only log.
+type Logger interface {
+	Errorf(format string, args ...any)
+}
+
+func Logs(ctx context.Context, l *locker, id string) {
+	token, err := l.lock(ctx, "lock:order:"+id) // want `lock failure is only logged: the work runs whether or not the lock was taken; return when it was not acquired`
+	if err != nil {
+		log.Printf("lock %s: %v", id, err)
+	}
+	work()
+	l.unlock(ctx, "lock:order:"+id, token)
+}
+
+// The release is deferred only when the lock was taken; the work runs either way.
+func LogsElseDefers(ctx context.Context, l *locker, lg Logger, id string) {
+	if token, err := l.lock(ctx, "lock:job:"+id); err != nil { // want `lock failure is only logged`
+		lg.Errorf("lock job %s: %v", id, err)
+	} else {
+		defer l.unlock(ctx, "lock:job:"+id, token)
+	}
+	work()
+}
+
+func LogsNotAcquired(ctx context.Context, rdb *redis.Client, id string) error {
+	token := uuid.NewString()
+	ok, err := rdb.SetNX(ctx, "lock:pay:"+id, token, 10*time.Second).Result() // want `lock failure is only logged`
+	if err != nil {
+		return err
+	}
+	if !ok {
+		slog.Warn("payment locked elsewhere", "id", id)
+	}
+	work()
+	return unlockScript.Run(ctx, rdb, []string{"lock:pay:" + id}, token).Err()
+}
+
+// Looks alike, and gates the work.
+
+func Returns(ctx context.Context, l *locker, id string) error {
+	token, err := l.lock(ctx, "lock:order:"+id)
+	if err != nil {
+		log.Printf("lock %s: %v", id, err)
+		return err
+	}
+	defer l.unlock(ctx, "lock:order:"+id, token)
+	work()
+	return nil
+}
+
+func Fatal(ctx context.Context, l *locker, id string) {
+	token, err := l.lock(ctx, "lock:boot:"+id)
+	if err != nil {
+		log.Fatalf("lock %s: %v", id, err)
+	}
+	defer l.unlock(ctx, "lock:boot:"+id, token)
+	work()
+}
+
+func Skips(ctx context.Context, l *locker, ids []string) {
+	for _, id := range ids {
+		token, err := l.lock(ctx, "lock:item:"+id)
+		if err != nil {
+			log.Printf("skip %s: %v", id, err)
+			continue
+		}
+		work()
+		l.unlock(ctx, "lock:item:"+id, token)
+	}
+}
+
+func Retries(ctx context.Context, l *locker, id string) {
+	var token string
+	for {
+		var err error
+		if token, err = l.lock(ctx, "lock:retry:"+id); err == nil {
+			break
+		}
+		log.Printf("retry %s: %v", id, err)
+		time.Sleep(100 * time.Millisecond)
+	}
+	work()
+	l.unlock(ctx, "lock:retry:"+id, token)
+}
+
+// A flag set on failure decides later whether the work runs.
+func Flags(ctx context.Context, l *locker, id string) {
+	held := true
+	token, err := l.lock(ctx, "lock:flag:"+id)
+	if err != nil {
+		log.Printf("lock %s: %v", id, err)
+		held = false
+	}
+	if held {
+		work()
+		l.unlock(ctx, "lock:flag:"+id, token)
+	}
+}
+
+// The token a wrapper returns is handed to the release: that tests nothing.
+func HandsTokenOn(ctx context.Context, l *locker, id string) {
+	token, _ := l.lock(ctx, "lock:hand:"+id) // want `lock result ignored`
+	work()
+	l.unlock(ctx, "lock:hand:"+id, token)
+}
+
+// An empty token is how this caller learns that the lock was not taken.
+func TestsToken(ctx context.Context, l *locker, id string) {
+	token, _ := l.lock(ctx, "lock:test:"+id)
+	if token == "" {
+		return
+	}
+	defer l.unlock(ctx, "lock:test:"+id, token)
+	work()
+}
