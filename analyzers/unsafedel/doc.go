@@ -15,8 +15,11 @@
 //     hands between them;
 //   - a compare-and-delete script called with a constant token, which every
 //     holder matches;
-//   - an EXPIRE or PEXPIRE refresh without an owner check, which can extend
-//     another holder's lock.
+//   - an EXPIRE or PEXPIRE refresh, or a SET of the key with a new TTL,
+//     without an owner check, which can extend another holder's lock; and
+//     either after a GET that found the owner's value, in two round trips (a
+//     SET made when the value read differs updates a cache, and is not
+//     reported).
 //
 // Bad:
 //

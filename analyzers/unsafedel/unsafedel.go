@@ -86,11 +86,13 @@ func checkRefresh(rep *report.Reporter, r *lockmodel.Op) {
 		return
 	}
 	cmd := command(r)
-	pos, where, once := r.Place(true, rep.Generated)
 	if r.TwoStep {
+		// As for a release: decided where the comparison is.
+		pos, where, once := r.Place(r.Fact == nil || r.Fact.TwoStep, rep.Generated)
 		rep.Once(once, pos, "lock refreshed"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and refresh in one Lua script")
 		return
 	}
+	pos, where, once := r.Place(true, rep.Generated)
 	rep.Once(once, pos, "lock refreshed"+where+" with "+cmd+" without an owner check: it can extend another holder's lock; compare the owner in a Lua script")
 }
 

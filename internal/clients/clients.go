@@ -36,6 +36,8 @@ const (
 	Raw                       // the whole command, its name first: Do("SET", k, v, "NX")
 	SetNXTTL                  // key, value, ttl: SET key value NX PX ttl; SETNX when ttl is 0
 	SetNXSeconds              // key, value, seconds: SET key value NX EX seconds; SETNX when 0
+	SetTTL                    // key, value, ttl: SET key value PX ttl; a plain SET when ttl is 0
+	SetSeconds                // key, value, seconds: SET key value EX seconds
 	SetArgs                   // key, value, struct{Mode, TTL, ExpireAt, KeepTTL}: SET with options
 	DelExArgs                 // key, struct{Mode, MatchValue}: DELEX key [IFEQ value]
 	EvalKeys                  // script, keys slice, args…: EVAL script numkeys keys… args…
@@ -71,12 +73,13 @@ var goRedis = []struct {
 	path            string
 	getDel, setArgs bool // GetDel and SetArgs, from v8
 	delEx           bool // DelExArgs, in recent v9 releases
+	setEx           bool // SetEx, from v9
 }{
-	{"github.com/redis/go-redis/v9", true, true, true},
-	{"github.com/go-redis/redis/v9", true, true, false}, // the v9 pre-releases
-	{"github.com/go-redis/redis/v8", true, true, false},
-	{"github.com/go-redis/redis/v7", false, false, false},
-	{"github.com/go-redis/redis", false, false, false},
+	{"github.com/redis/go-redis/v9", true, true, true, true},
+	{"github.com/go-redis/redis/v9", true, true, false, true}, // the v9 pre-releases
+	{"github.com/go-redis/redis/v8", true, true, false, false},
+	{"github.com/go-redis/redis/v7", false, false, false, false},
+	{"github.com/go-redis/redis", false, false, false, false},
 }
 
 // redigo are redigo's import paths; the old one has no context calls.
@@ -141,6 +144,7 @@ func rows() []Func {
 		NilErrors[p], clientPaths[p] = "Nil", true
 		table = append(table,
 			cmd(p, "", "SetNX", "SET", SetNXTTL),
+			cmd(p, "", "Set", "SET", SetTTL),
 			cmd(p, "", "Del", "DEL", Words),
 			cmd(p, "", "Unlink", "UNLINK", Words),
 			cmd(p, "", "Expire", "EXPIRE", Words),
@@ -161,6 +165,9 @@ func rows() []Func {
 		}
 		if v.setArgs {
 			table = append(table, Func{Path: p, Name: "SetArgs", Role: Command, Command: "SET", Shape: SetArgs, NilIsError: true})
+		}
+		if v.setEx {
+			table = append(table, cmd(p, "", "SetEx", "SET", SetTTL))
 		}
 		if v.delEx {
 			table = append(table, cmd(p, "", "DelExArgs", "DELEX", DelExArgs))
@@ -192,6 +199,7 @@ func rows() []Func {
 		table = append(table,
 			cmd(goZero, "Redis", "Setnx"+ctx, "SETNX", Words),
 			cmd(goZero, "Redis", "SetnxEx"+ctx, "SET", SetNXSeconds),
+			cmd(goZero, "Redis", "Setex"+ctx, "SET", SetSeconds),
 			cmd(goZero, "Redis", "Del"+ctx, "DEL", Words),
 			cmd(goZero, "Redis", "Expire"+ctx, "EXPIRE", Words),
 			cmd(goZero, "Redis", "Get"+ctx, "GET", Words),

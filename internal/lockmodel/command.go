@@ -38,6 +38,18 @@ func (r *recognizer) words(row *clients.Func, recv ssa.Value, args []ssa.Value) 
 			}
 			return []ssa.Value{word("SET"), args[0], args[1], word("NX"), word(unit), args[2]}, "SETNX", true
 		}
+	case clients.SetTTL, clients.SetSeconds:
+		if len(args) != 3 {
+			break
+		}
+		if isZeroConst(args[2]) {
+			return []ssa.Value{word("SET"), args[0], args[1]}, "", true
+		}
+		unit := "PX"
+		if row.Shape == clients.SetSeconds {
+			unit = "EX"
+		}
+		return []ssa.Value{word("SET"), args[0], args[1], word(unit), args[2]}, "", true
 	case clients.SetArgs:
 		if len(args) == 3 {
 			return setArgs(word, args)
@@ -222,7 +234,12 @@ func setCommand(b *opBuilder, args []ssa.Value, label string) {
 	if label == "" {
 		label = "SET NX"
 	}
-	if nx {
+	switch {
+	case nx:
 		b.acquire(label, args[0], args[1], ttl, ttlExpr)
+	case ttl == TTLSet:
+		// Setting the key again with a TTL extends it: under a lock, a
+		// refresh, which does not look at who holds it.
+		b.checked(Refresh, "SET", args[0], nil, false)
 	}
 }

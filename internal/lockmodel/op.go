@@ -204,6 +204,15 @@ func (op *Op) WrapperFunc() (pkg, fullName string) {
 	return op.Via.Pkg().Path(), op.Via.FullName()
 }
 
+// rewrites reports whether a refresh sets the key again, value and TTL (a
+// plain SET with EX or PX), rather than only extending its TTL.
+func (op *Op) rewrites() bool {
+	if op.Fact != nil {
+		return op.Fact.Command == "SET"
+	}
+	return op.Command == "SET"
+}
+
 // inTestFile reports whether pos is in a test file.
 func (op *Op) inTestFile(pos token.Pos) bool {
 	f := op.Fn.Prog.Fset.File(pos)

@@ -23,16 +23,20 @@ func markTwoStep(ops []*Op) {
 		if rel.Kind != Release && rel.Kind != Refresh || rel.Checked || rel.Fact != nil && rel.Fact.TwoStep {
 			continue
 		}
+		// A SET that rewrites the key refreshes a lock only when what was
+		// read equals the owner: on a difference it updates a cache.
+		rewrite := rel.Kind == Refresh && rel.rewrites()
 		for _, get := range ops {
-			if get.Kind == Read && !get.Confirms && get.Key == rel.Key && guards(get, rel) {
+			if get.Kind == Read && !get.Confirms && get.Key == rel.Key && guards(get, rel, rewrite) {
 				rel.TwoStep = true
 			}
 		}
 	}
 }
 
-// guards reports whether a comparison of what get read decides whether rel runs.
-func guards(get, rel *Op) bool {
+// guards reports whether a comparison of what get read decides whether rel
+// runs; onEqual, whether rel runs only when the two are equal.
+func guards(get, rel *Op, onEqual bool) bool {
 	call, ok := get.Instr.(*ssa.Call)
 	if !ok {
 		return false
@@ -40,11 +44,33 @@ func guards(get, rel *Op) bool {
 	relBlock := rel.Instr.Block()
 	owner := func(v ssa.Value) bool { return !IsConst(v) }
 	for _, b := range comparisonBranches(call, owner, 0) {
-		if b.Parent() == relBlock.Parent() && b.Dominates(relBlock) && b != relBlock {
+		if b.Parent() != relBlock.Parent() || !b.Dominates(relBlock) || b == relBlock {
+			continue
+		}
+		if eq := equalSide(b); !onEqual || eq != nil && eq.Dominates(relBlock) {
 			return true
 		}
 	}
 	return false
+}
+
+// equalSide returns the successor of b's If that runs when the comparison it
+// tests finds the two sides equal; nil when lockvet cannot tell.
+func equalSide(b *ssa.BasicBlock) *ssa.BasicBlock {
+	test, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	switch c := test.Cond.(type) {
+	case *ssa.BinOp:
+		if c.Op == token.NEQ {
+			return b.Succs[1]
+		}
+		return b.Succs[0]
+	case *ssa.Call: // bytes.Equal, strings.EqualFold
+		return b.Succs[0]
+	}
+	return nil
 }
 
 // comparisonBranches returns the blocks ending in an If whose condition compares
