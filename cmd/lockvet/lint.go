@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	"honnef.co/go/tools/config"
 	"honnef.co/go/tools/go/buildid"
+	"honnef.co/go/tools/go/loader"
 	"honnef.co/go/tools/lintcmd/cache"
 	"honnef.co/go/tools/lintcmd/runner"
 
@@ -111,7 +112,7 @@ func relink(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer,
 		last = data
 		cache.SetSalt(append(slices.Clone(salt), data...))
 		link.Set(table, paired, callers)
-		next, err := analyse(r, cfg, append(slices.Clone(checks), record.Analyzer), callers)
+		next, err := analyse(r, cfg, append(slices.Clone(checks), record.Analyzer), first.listable(callers))
 		if err != nil {
 			return nil, err
 		}
@@ -156,6 +157,33 @@ type run1 struct {
 	byPackage map[string][]runner.Diagnostic
 	errors    []string
 	records   []link.Record
+	// dirs maps a package path to the pattern that loads it: its own, or,
+	// for an external test package (pkg_test), the package it tests, which
+	// the go command can list and a path ending in _test it cannot.
+	dirs map[string]string
+}
+
+// listable returns the patterns that load the given packages, each once.
+func (run *run1) listable(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if d, ok := run.dirs[p]; ok {
+			p = d
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// dirOf returns the import path that lists spec: its own, or for the
+// external test package of x (ID "x_test [x.test]"), x.
+func dirOf(spec *loader.PackageSpec) string {
+	_, variant, ok := strings.Cut(spec.ID, " [")
+	if !ok || !strings.HasSuffix(spec.PkgPath, "_test") {
+		return spec.PkgPath
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(variant, "]"), ".test")
 }
 
 func analyse(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer, patterns []string) (*run1, error) {
@@ -163,7 +191,7 @@ func analyse(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer
 	if err != nil {
 		return nil, err
 	}
-	out := &run1{byPackage: make(map[string][]runner.Diagnostic)}
+	out := &run1{byPackage: make(map[string][]runner.Diagnostic), dirs: make(map[string]string)}
 	seen := map[string]bool{}
 	for _, pkg := range results {
 		if pkg.Failed {
@@ -185,6 +213,7 @@ func analyse(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer
 			return nil, err
 		}
 		path := pkg.Package.PkgPath
+		out.dirs[path] = dirOf(pkg.Package)
 		if _, ok := out.byPackage[path]; !ok {
 			out.byPackage[path] = nil // analysed, if without findings
 		}
