@@ -151,6 +151,9 @@ func logCall(c *ssa.CallCommon) bool {
 		return true
 	}
 	obj, _, _ := ssautil.Callee(c)
+	if obj != nil && obj.Pkg() == nil && obj.Name() == "Error" {
+		return true // err.Error(), for the message
+	}
 	return obj != nil && (logging.Logs(obj) || logging.Formats(obj) || isClock(obj))
 }
 

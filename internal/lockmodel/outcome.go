@@ -45,7 +45,7 @@ func (op *Op) computeOutcome() Outcome {
 		return Ignored
 	}
 	u := usage{wrapper: op.Fact != nil}
-	u.walk(call, false, op.NilIsError, 0)
+	u.walk(call, isErrorType(call.Type()), op.NilIsError, 0) // Lock() error: the error is the result
 	switch {
 	case u.value:
 		return Gated
@@ -190,6 +190,30 @@ func (u *usage) handedOn(v ssa.Value) {
 		case *ssa.DebugRef, ssa.CallInstruction, *ssa.MakeClosure:
 		case *ssa.MakeInterface, *ssa.ChangeType:
 			u.handedOn(r.(ssa.Value))
+		case *ssa.Store:
+			// Into a variable a closure captures (defer func() {
+			// lease.Release() }()): what the closure does with it.
+			if alloc, ok := r.Addr.(*ssa.Alloc); ok && r.Val == v {
+				u.handedOnVar(alloc)
+			} else {
+				u.value = true
+			}
+		default:
+			u.value = true
+		}
+	}
+}
+
+func (u *usage) handedOnVar(alloc *ssa.Alloc) {
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef, *ssa.MakeClosure, *ssa.Store:
+		case *ssa.UnOp:
+			if r.Op == token.MUL {
+				u.handedOn(r)
+				continue
+			}
+			u.value = true
 		default:
 			u.value = true
 		}

@@ -35,8 +35,17 @@ func deriveFacts(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperF
 
 func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 	for _, op := range ops {
-		if op.Kind == Read || op.Kind == Count || !op.Tmpl.Template() {
+		if op.Kind == Read || op.Kind == Count {
 			continue
+		}
+		key := op.Tmpl
+		if !key.Template() {
+			// A lock object the function made and returns, locked: its
+			// callers key the lock by the object (returnedLease).
+			if lease, _ := returnedLease(fn, op); op.Kind != Acquire || lease < 0 {
+				continue
+			}
+			key = Key{Kind: Opaque, Text: "lease"}
 		}
 		unlockAt, unlock := returnedUnlock(fn, op, ops)
 		expire := splitExpire(op, ops)
@@ -44,7 +53,7 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 			continue
 		}
 		f := &WrapperFact{
-			Kind: op.Kind, Key: op.Tmpl, Command: op.Command,
+			Kind: op.Kind, Key: key, Command: op.Command,
 			ValueParam: valueParam(op.Value), TTLParam: paramIndex(op.TTLExpr), TTL: op.TTL,
 			Checked: op.Checked, TwoStep: op.TwoStep, Token: -1, Lease: -1, Spread: op.Spread,
 			UnlockResult: -1,
@@ -269,6 +278,9 @@ func returnedLease(fn *ssa.Function, acquire *Op) (int, string) {
 			continue
 		}
 		for i, r := range ret.Results {
+			if field, ok := keyFieldOf(acquire.Tmpl, r); ok {
+				return i, field // the lock object it locked, made elsewhere
+			}
 			alloc, ok := ssautil.Unwrap(r).(*ssa.Alloc)
 			if !ok {
 				continue
@@ -287,6 +299,18 @@ func returnedLease(fn *ssa.Function, acquire *Op) (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// keyFieldOf reports whether key is a field of the object v (*v.key), as
+// when a helper locks a mutex a factory made and returns it: the field is
+// what the object's own release reads. An object the caller passed in (the
+// receiver returned for chaining) is the caller's already.
+func keyFieldOf(key Key, v ssa.Value) (string, bool) {
+	if key.Kind != Deref || key.Args[0].Kind != Field {
+		return "", false
+	}
+	f, obj := key.Args[0], keyValue(v)
+	return f.Text, obj.Kind != Param && f.Args[0].String() == obj.String()
 }
 
 // returnedUnlock finds the result of an acquiring wrapper that is a func

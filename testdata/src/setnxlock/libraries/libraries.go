@@ -79,3 +79,12 @@ func etcd(ctx context.Context, s *concurrency.Session, id string) error {
 	work()
 	return nil
 }
+
+func redsyncLogged(rs *redsync.Redsync, id string) {
+	m := rs.NewMutex("order:" + id)
+	if err := m.Lock(); err != nil { // want `lock failure is only logged`
+		println("lock:", err.Error())
+	}
+	defer m.Unlock()
+	work()
+}
