@@ -125,23 +125,52 @@ func Join(records []Record) (table map[string]Facts, paired map[string]bool, cal
 }
 
 // resolve returns the facts of method m of iface in the types that
-// implement it, when they agree.
+// implement it. Each kind of fact comes from the implementations that have
+// one, when they agree: a lock wrapper's from the Redis implementation, though
+// an in-memory one for tests stands beside it (it wraps no lock, and has no
+// wrapper fact). A summary of effects must agree across every implementation
+// with facts, for what the call does is what any of them may do.
 func resolve(iface Iface, m string, types []Type) (Facts, bool) {
-	var found *Facts
+	var wrapper, callback, summary *Facts
+	clash := map[string]bool{}
+	pick := func(slot **Facts, f *Facts, part func(*Facts) json.RawMessage, kind string) {
+		switch {
+		case *slot == nil:
+			*slot = f
+		case (*slot).From != f.From || string(part(*slot)) != string(part(f)):
+			clash[kind] = true
+		}
+	}
 	for _, t := range types {
 		f, ok := t.Facts[m]
 		if !ok || f.empty() || !implements(t, iface) {
 			continue
 		}
-		if found != nil && !found.same(f) {
-			return Facts{}, false
+		if f.Wrapper != nil {
+			pick(&wrapper, &f, func(f *Facts) json.RawMessage { return f.Wrapper }, "wrapper")
 		}
-		found = &f
+		if f.Callback != nil {
+			pick(&callback, &f, func(f *Facts) json.RawMessage { return f.Callback }, "callback")
+		}
+		pick(&summary, &f, func(f *Facts) json.RawMessage { return f.Summary }, "summary")
 	}
-	if found == nil {
-		return Facts{}, false
+	var out Facts
+	for _, p := range []struct {
+		from *Facts
+		kind string
+		set  func(*Facts)
+	}{
+		{summary, "summary", func(f *Facts) { out.Summary = f.Summary }},
+		{callback, "callback", func(f *Facts) { out.Callback = f.Callback }},
+		{wrapper, "wrapper", func(f *Facts) { out.Wrapper = f.Wrapper }},
+	} {
+		if p.from == nil || clash[p.kind] {
+			continue
+		}
+		p.set(p.from)
+		out.From, out.Func, out.Pkg = p.from.From, p.from.Func, p.from.Pkg
 	}
-	return *found, true
+	return out, !out.empty()
 }
 
 func implements(t Type, iface Iface) bool {
