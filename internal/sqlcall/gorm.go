@@ -48,6 +48,9 @@ func (r *Recognizer) gorm(instr ssa.CallInstruction, obj *types.Func, recv ssa.V
 	if !b.finish(instr.Common(), obj.Name(), args) {
 		return nil
 	}
+	if branched(ch.root) {
+		b.known = false // q = q.Where(…) on some paths only: the WHERE is not one
+	}
 	c.Known, c.Stmt = b.known, b.st
 	c.Keyed = kind == sqltext.Insert && c.Stmt.OnConflict == "" && uniqueTagged(ssautil.Unwrap(args[0]).Type())
 	if !b.argsUnknown {
@@ -130,6 +133,21 @@ func walkChain(v ssa.Value) *chain {
 		ch.calls[i], ch.calls[j] = ch.calls[j], ch.calls[i]
 	}
 	return ch
+}
+
+// branched reports whether a chain starts at a value that joins paths on
+// which different calls of the chain were made (if cond { q = q.Where(…) }).
+func branched(root ssa.Value) bool {
+	phi, ok := root.(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	for _, e := range phi.Edges {
+		if len(walkChain(e).calls) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // transactionParam reports whether p is the *gorm.DB that db.Transaction
