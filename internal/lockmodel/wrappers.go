@@ -72,8 +72,11 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 				f.Unlock.Command = unlock.Fact.Command
 			}
 		}
-		if expire != nil {
+		switch {
+		case expire != nil:
 			f.SplitTTL, f.TTLParam = true, paramIndex(expire.TTLExpr)
+		case op.Fact != nil && op.Fact.SplitTTL:
+			f.SplitTTL = true // a wrapper of one that sets the TTL second
 		}
 		if op.Kind == Acquire {
 			f.ConstValue = op.ConstValue()

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"testcases/setnxlock/expirewrap/client"
+	"testcases/setnxlock/expirewrap/lock"
 )
 
 var errBusy = errors.New("busy")
@@ -39,6 +40,15 @@ func RunEx(ctx context.Context, c *client.Client, job string) error {
 		return errBusy
 	}
 	defer c.Release(ctx, "lock:job:"+job, token)
+	work()
+	return nil
+}
+
+func RunLocked(ctx context.Context, l *lock.Lock) error {
+	if err := l.Lock(ctx); err != nil { // want `SETNX then EXPIRE is not atomic in lock.Lock.Lock`
+		return err
+	}
+	defer l.Unlock(ctx)
 	work()
 	return nil
 }
