@@ -27,11 +27,12 @@
 //     SetNX, checking only the error ignores the result: a taken lock is false
 //     with a nil error). Reading the key back at once and comparing it with the
 //     stored value (SetNX(ctx, k, id, ttl), then Get(ctx, k) == id) checks it;
-//   - a failure that is only logged: the branch taken when the lock was not
-//     acquired logs and falls through into the work (if err != nil {
-//     log.Println(err) }, or an else that only defers the release). A branch
-//     that returns, continues, retries, sets a flag that later decides, or
-//     calls Fatal or Panic gates the work;
+//   - a failure that does not stop the work: the branch taken when the lock
+//     was not acquired only logs, or is empty, and falls through into the
+//     work (if err != nil { log.Println(err) }, if ok { defer unlock() }
+//     before the work). A branch that returns, continues, retries, sets a
+//     flag that later decides, or calls Fatal or Panic gates the work, and so
+//     does a test after which the function only returns;
 //   - an error compared only with the not-set reply (redis.Nil, redis.ErrNil):
 //     a network error then passes as acquired.
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/lockvet/lockvet/internal/guard"
 	"github.com/lockvet/lockvet/internal/lockmodel"
 	"github.com/lockvet/lockvet/internal/report"
+	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
 //go:embed doc.go
@@ -31,7 +32,10 @@ func run(r *report.Reporter) error {
 	}
 	for _, op := range model.Paired {
 		if op.Kind == lockmodel.Acquire {
-			checkPaired(r, op, model.Wrappers[op.Fn.Object().(*types.Func)])
+			// The wrapper is the function the operation is in, or the one
+			// declaring the literal it is in.
+			fn, _ := ssautil.Root(op.Fn).Object().(*types.Func)
+			checkPaired(r, op, model.Wrappers[fn])
 		}
 	}
 	return nil
@@ -86,7 +90,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 		}
 		r.At(a.Pos(), a.Pos(), "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
 	case lockmodel.Logged:
-		r.At(a.Pos(), a.Pos(), "lock failure is only logged: the work runs whether or not the lock was taken; return when it was not acquired")
+		r.At(a.Pos(), a.Pos(), "lock failure does not stop the work: it runs whether or not the lock was taken; return when it was not acquired")
 	case lockmodel.NilOnly:
 		r.At(a.Pos(), a.Pos(), "only the not-set reply is checked: any other error passes as acquired; treat every error as not acquired")
 	}

@@ -23,7 +23,7 @@ import (
 func onlyLogs(test *ssa.If, failure int) bool {
 	b := test.Block()
 	join := thinExit(b.Succs[failure])
-	if join == nil || join == b || join.Dominates(b) || hasPhi(join) {
+	if join == nil || join == b || join.Dominates(b) || hasPhi(join) || exits(join) {
 		return false
 	}
 	return reaches(b.Succs[1-failure], join, lightBlock)
@@ -74,6 +74,19 @@ func reaches(start, to *ssa.BasicBlock, pass func(*ssa.BasicBlock) bool) bool {
 		stack = append(stack, b.Succs...)
 	}
 	return false
+}
+
+// exits reports whether b only returns: no work runs after the test either
+// way (if ok { defer unlock(…) } at the end of a function).
+func exits(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		switch instr.(type) {
+		case *ssa.Return, *ssa.RunDefers, *ssa.DebugRef, *ssa.UnOp:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func hasPhi(b *ssa.BasicBlock) bool {

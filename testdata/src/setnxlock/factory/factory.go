@@ -54,7 +54,7 @@ func globalLock(ctx context.Context, m *Manager) (*Mutex, error) {
 func work() {}
 
 func Update(ctx context.Context, m *Manager) {
-	if mx, err := globalLock(ctx, m); err != nil { // want `lock failure is only logged`
+	if mx, err := globalLock(ctx, m); err != nil { // want `lock failure does not stop the work`
 		log.Printf("no global lock, updating anyway: %v", err)
 	} else {
 		defer mx.Unlock(ctx)
@@ -89,7 +89,7 @@ func Chained(ctx context.Context, m *Manager) error {
 
 func ChainedLogged(ctx context.Context, m *Manager) {
 	mx := m.NewMutex("chained")
-	if _, err := mx.TryLock(ctx); err != nil { // want `lock failure is only logged`
+	if _, err := mx.TryLock(ctx); err != nil { // want `lock failure does not stop the work`
 		log.Printf("lock: %v", err)
 	}
 	defer mx.Unlock(ctx)
@@ -98,7 +98,7 @@ func ChainedLogged(ctx context.Context, m *Manager) {
 
 // The release in a deferred closure captures the mutex.
 func UpdateClosure(ctx context.Context, m *Manager) {
-	if mx, err := globalLock(ctx, m); err != nil { // want `lock failure is only logged`
+	if mx, err := globalLock(ctx, m); err != nil { // want `lock failure does not stop the work`
 		log.Printf("no global lock, updating anyway: %v", err)
 	} else {
 		defer func() {

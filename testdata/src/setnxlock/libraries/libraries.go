@@ -82,7 +82,7 @@ func etcd(ctx context.Context, s *concurrency.Session, id string) error {
 
 func redsyncLogged(rs *redsync.Redsync, id string) {
 	m := rs.NewMutex("order:" + id)
-	if err := m.Lock(); err != nil { // want `lock failure is only logged`
+	if err := m.Lock(); err != nil { // want `lock failure does not stop the work`
 		println("lock:", err.Error())
 	}
 	defer m.Unlock()

@@ -45,7 +45,7 @@ type Logger interface {
 }
 
 func Logs(ctx context.Context, l *locker, id string) {
-	token, err := l.lock(ctx, "lock:order:"+id) // want `lock failure is only logged: the work runs whether or not the lock was taken; return when it was not acquired`
+	token, err := l.lock(ctx, "lock:order:"+id) // want `lock failure does not stop the work: it runs whether or not the lock was taken; return when it was not acquired`
 	if err != nil {
 		log.Printf("lock %s: %v", id, err)
 	}
@@ -55,7 +55,7 @@ func Logs(ctx context.Context, l *locker, id string) {
 
 // The release is deferred only when the lock was taken; the work runs either way.
 func LogsElseDefers(ctx context.Context, l *locker, lg Logger, id string) {
-	if token, err := l.lock(ctx, "lock:job:"+id); err != nil { // want `lock failure is only logged`
+	if token, err := l.lock(ctx, "lock:job:"+id); err != nil { // want `lock failure does not stop the work`
 		lg.Errorf("lock job %s: %v", id, err)
 	} else {
 		defer l.unlock(ctx, "lock:job:"+id, token)
@@ -65,7 +65,7 @@ func LogsElseDefers(ctx context.Context, l *locker, lg Logger, id string) {
 
 func LogsNotAcquired(ctx context.Context, rdb *redis.Client, id string) error {
 	token := uuid.NewString()
-	ok, err := rdb.SetNX(ctx, "lock:pay:"+id, token, 10*time.Second).Result() // want `lock failure is only logged`
+	ok, err := rdb.SetNX(ctx, "lock:pay:"+id, token, 10*time.Second).Result() // want `lock failure does not stop the work`
 	if err != nil {
 		return err
 	}
@@ -152,5 +152,22 @@ func TestsToken(ctx context.Context, l *locker, id string) {
 		return
 	}
 	defer l.unlock(ctx, "lock:test:"+id, token)
+	work()
+}
+
+// Nothing runs after the test: there is no work the lock fails to stop.
+func DefersOnly(ctx context.Context, rdb *redis.Client, id string) {
+	token := uuid.NewString()
+	if rdb.SetNX(ctx, "lock:end:"+id, token, 10*time.Second).Val() {
+		defer unlockScript.Run(ctx, rdb, []string{"lock:end:" + id}, token)
+	}
+}
+
+// The release is deferred when the lock was taken; the work runs either way.
+func DefersThenWorks(ctx context.Context, rdb *redis.Client, id string) {
+	token := uuid.NewString()
+	if rdb.SetNX(ctx, "lock:both:"+id, token, 10*time.Second).Val() { // want `lock failure does not stop the work`
+		defer unlockScript.Run(ctx, rdb, []string{"lock:both:" + id}, token)
+	}
 	work()
 }
