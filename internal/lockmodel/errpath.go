@@ -36,9 +36,5 @@ func comparesErrorWithNil(cmp *ssa.BinOp) bool {
 	if cmp.Op != token.NEQ && cmp.Op != token.EQL {
 		return false
 	}
-	isNil := func(v ssa.Value) bool {
-		c, ok := v.(*ssa.Const)
-		return ok && c.IsNil()
-	}
-	return isErrorType(cmp.X.Type()) && isNil(cmp.Y) || isErrorType(cmp.Y.Type()) && isNil(cmp.X)
+	return isErrorType(cmp.X.Type()) && nilConst(cmp.Y) || isErrorType(cmp.Y.Type()) && nilConst(cmp.X)
 }

@@ -157,7 +157,7 @@ func logsOnly(instr ssa.Instruction) bool {
 // onlyLogged reports whether a comparison of the error with nil is used only
 // by tests that only log a failure.
 func onlyLogged(cmp *ssa.BinOp) bool {
-	if (cmp.Op != token.EQL && cmp.Op != token.NEQ) || !(nilConst(cmp.X) || nilConst(cmp.Y)) {
+	if !comparesErrorWithNil(cmp) {
 		return false
 	}
 	failure := 1 // err == nil: the false side
