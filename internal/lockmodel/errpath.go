@@ -38,3 +38,9 @@ func comparesErrorWithNil(cmp *ssa.BinOp) bool {
 	}
 	return isErrorType(cmp.X.Type()) && nilConst(cmp.Y) || isErrorType(cmp.Y.Type()) && nilConst(cmp.X)
 }
+
+// nilConst reports whether v is a nil constant, as in err != nil.
+func nilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}

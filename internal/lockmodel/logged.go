@@ -174,8 +174,3 @@ func logCall(c *ssa.CallCommon) bool {
 func isClock(obj *types.Func) bool {
 	return obj.Pkg() != nil && obj.Pkg().Path() == "time" && (obj.Name() == "Now" || obj.Name() == "Since")
 }
-
-func nilConst(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil()
-}
