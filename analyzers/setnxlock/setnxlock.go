@@ -98,24 +98,26 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 
 // The problems a wrapper may decide alone, reported where Place says.
 
+func constFact(f *lockmodel.WrapperFact) bool { return f != nil && f.ConstValue }
+
 func constValue(r *report.Reporter, a *lockmodel.Op) {
-	pos, where, once := a.Place(a.Fact != nil && a.Fact.ConstValue, r.Generated)
+	pos, where, once := a.Place(constFact, r.Generated)
 	r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
 }
 
 const splitAdvice = ": a crash in between leaves a lock that never expires; set the TTL in the same command"
 
 func splitTTL(r *report.Reporter, a *lockmodel.Op) {
-	pos, where, once := a.Place(true, r.Generated)
+	pos, where, once := a.Place(lockmodel.Always, r.Generated)
 	r.Once(once, pos, "SETNX then EXPIRE is not atomic"+where+splitAdvice)
 }
 
 func noTTL(r *report.Reporter, a *lockmodel.Op) {
-	pos, where, once := a.Place(a.Fact != nil && a.Fact.TTLParam < 0, r.Generated)
+	pos, where, once := a.Place(func(f *lockmodel.WrapperFact) bool { return f != nil && f.TTLParam < 0 }, r.Generated)
 	r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
 }
 
 func dropped(r *report.Reporter, a *lockmodel.Op) {
-	pos, where, once := a.Place(true, r.Generated)
+	pos, where, once := a.Place(lockmodel.Always, r.Generated)
 	r.Once(once, pos, "lock result dropped"+where+": the work runs whether or not the lock was taken; return whether it was acquired")
 }

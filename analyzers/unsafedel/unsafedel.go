@@ -63,16 +63,16 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 	cmd := command(r)
 	switch {
 	case r.Checked && r.Value != nil && r.ConstValue() && (!reported || r.ValueFromCaller):
-		pos, where, once := r.Place(r.Fact != nil && r.Fact.ConstValue, rep.Generated)
+		pos, where, once := r.Place(func(f *lockmodel.WrapperFact) bool { return f != nil && f.ConstValue }, rep.Generated)
 		rep.Once(once, pos, "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
 	case reported, r.Checked:
 	case r.TwoStep:
 		// Two steps through a wrapper's plain delete are decided here,
 		// where the comparison is.
-		pos, where, once := r.Place(r.Fact == nil || r.Fact.TwoStep, rep.Generated)
+		pos, where, once := r.Place(twoStepFact, rep.Generated)
 		rep.Once(once, pos, "lock released"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and delete in one Lua script")
 	default:
-		pos, where, once := r.Place(true, rep.Generated)
+		pos, where, once := r.Place(lockmodel.Always, rep.Generated)
 		var fixes []analysis.SuggestedFix
 		if pos == r.Pos() {
 			fixes = compareAndDelete(rep.Pass, l, r)
@@ -81,6 +81,10 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 	}
 }
 
+// twoStepFact: two steps through a wrapper's plain delete are decided where
+// the comparison is.
+func twoStepFact(f *lockmodel.WrapperFact) bool { return f == nil || f.TwoStep }
+
 func checkRefresh(rep *report.Reporter, r *lockmodel.Op) {
 	if r.Checked || r.Fact != nil && r.Fact.Reported {
 		return
@@ -88,11 +92,11 @@ func checkRefresh(rep *report.Reporter, r *lockmodel.Op) {
 	cmd := command(r)
 	if r.TwoStep {
 		// As for a release: decided where the comparison is.
-		pos, where, once := r.Place(r.Fact == nil || r.Fact.TwoStep, rep.Generated)
+		pos, where, once := r.Place(twoStepFact, rep.Generated)
 		rep.Once(once, pos, "lock refreshed"+where+" by GET, compare, then "+cmd+": it can change hands in between; compare and refresh in one Lua script")
 		return
 	}
-	pos, where, once := r.Place(true, rep.Generated)
+	pos, where, once := r.Place(lockmodel.Always, rep.Generated)
 	rep.Once(once, pos, "lock refreshed"+where+" with "+cmd+" without an owner check: it can extend another holder's lock; compare the owner in a Lua script")
 }
 

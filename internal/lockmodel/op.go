@@ -165,14 +165,21 @@ func (op *Op) computeDeferred() bool {
 // says is analysed too, nowhere here (NoPos: its own package reports it, in
 // it); for any other, at the call, naming the wrapper, and once per calling
 // function (once is the key to report it once by). A wrapper in a generated file is reported at the call,
-// and so is a production wrapper that only a test pairs into a lock.
-func (op *Op) Place(decidedInWrapper bool, generated func(token.Pos) bool) (pos token.Pos, where, once string) {
+// and so is a production wrapper that only a test pairs into a lock. A
+// wrapper of this package around another package's wrapper that decides the
+// problem places it as that inner call would be placed.
+//
+// decided says, from a wrapper's fact, whether the wrapper alone decides the
+// problem.
+func (op *Op) Place(decided func(*WrapperFact) bool, generated func(token.Pos) bool) (pos token.Pos, where, once string) {
 	switch {
-	case op.Via == nil || !decidedInWrapper || op.Inner != nil && (generated(op.Inner.Pos()) || op.inTestFile(op.Pos()) && !op.inTestFile(op.Inner.Pos())):
+	case op.Via == nil || !decided(op.Fact) || op.Inner != nil && (generated(op.Inner.Pos()) || op.inTestFile(op.Pos()) && !op.inTestFile(op.Inner.Pos())):
 		if op.Via != nil {
 			where = " in " + op.Via.Name()
 		}
 		return op.Pos(), where, ""
+	case op.Inner != nil && op.Inner.Via != nil && op.Inner.Fact != nil && decided(op.Inner.Fact):
+		return op.Inner.Place(decided, generated)
 	case op.Inner != nil:
 		return op.Inner.Pos(), "", ""
 	}
@@ -188,6 +195,10 @@ func (op *Op) Place(decidedInWrapper bool, generated func(token.Pos) bool) (pos 
 	}
 	return op.Pos(), where, ssautil.Root(op.Fn).String() + where
 }
+
+// Always is the decided of a problem that only a wrapper can have, when the
+// operation is made through one.
+func Always(*WrapperFact) bool { return true }
 
 // WrapperFunc names the function the operation is made through, as the
 // program runs it: the implementation behind an interface method the link
