@@ -111,10 +111,11 @@
 // constant PostgreSQL UPDATE assigned as `_, err = db.ExecContext(…)` (or its
 // result named), the suggested fix adds the fence and a check that turns a
 // refused write into an error. DELETEs are not reported: repeating one is
-// harmless. Writes that lockvet cannot read (SQL text built at run time, gorm
-// Updates with a struct, Save) are not reported either, nor is an UPDATE whose
-// WHERE it cannot read at all (a top-level OR, a condition spliced into a
-// fmt.Sprintf template).
+// harmless. gorm's Save and Updates with a struct write by primary key
+// whatever the row holds: reported, unless a Where of their own may pin the
+// columns the struct sets. Writes that lockvet cannot read (SQL text built at
+// run time) are not reported, nor is an UPDATE whose WHERE it cannot read at
+// all (a top-level OR, a condition spliced into a fmt.Sprintf template).
 //
 // Flags:
 //

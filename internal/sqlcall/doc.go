@@ -56,7 +56,9 @@
 //   - Set: Update(col, v) and Updates of a map literal (keys sorted, as gorm
 //     does); a gorm.Expr value is read as SQL, so version = version + ?
 //     refers to itself. Updates of a struct and Save take their columns from
-//     a Go value: Set is left empty and Known is false.
+//     a Go value: Set is left empty and SetFromValue is set; with a Where of
+//     their own (which may pin those columns) Known is false.
+//   - Table(order.TableName()) names the model's table, as the model would.
 //   - Where: each Where fragment parsed as the WHERE of a SELECT, a bare
 //     column with one value (Where("status", s)), a map literal, and the
 //     inline conditions of Delete and the reads (a primary key value is read

@@ -219,6 +219,10 @@ func (b *builder) chainCall(call *ssa.Call) {
 		if len(args) == 0 {
 			return
 		}
+		if t := b.tableMethod(args[0]); t != "" {
+			b.table = t
+			return
+		}
 		text, ok := b.r.QueryText(args[0])
 		if !ok {
 			b.known = false
@@ -235,6 +239,20 @@ func (b *builder) chainCall(call *ssa.Call) {
 		// A scope can add anything to the statement.
 		b.known, b.argsUnknown, b.st.WhereOpaque = false, true, true
 	}
+}
+
+// tableMethod reads Table(order.TableName()): the model's table, as gorm
+// names it for the model itself.
+func (b *builder) tableMethod(v ssa.Value) string {
+	call, ok := ssautil.Unwrap(v).(*ssa.Call)
+	if !ok {
+		return ""
+	}
+	obj, recv, _ := ssautil.Callee(call.Common())
+	if obj == nil || obj.Name() != "TableName" || recv == nil {
+		return ""
+	}
+	return b.r.modelTable(recv.Type())
 }
 
 // where adds one condition, in any form gorm's BuildCondition takes: a
@@ -371,8 +389,7 @@ func (b *builder) finish(c *ssa.CallCommon, name string, args []ssa.Value) bool 
 	case "Updates", "UpdateColumns":
 		entries, ok := ssautil.MapEntries(value)
 		if !ok {
-			// Columns from a struct: gorm writes its non-zero fields.
-			b.known, b.argsUnknown = false, true
+			b.setFromValue() // gorm writes the struct's non-zero fields
 			break
 		}
 		for _, k := range sortedKeys(entries) {
@@ -380,7 +397,7 @@ func (b *builder) finish(c *ssa.CallCommon, name string, args []ssa.Value) bool 
 		}
 		value = nil
 	case "Save":
-		b.known, b.argsUnknown = false, true
+		b.setFromValue()
 	case "Delete", "First", "Take", "Last", "Find":
 		if conds, ok := variadic(c, args[1:]); !ok {
 			b.known, b.argsUnknown, b.st.WhereOpaque, b.st.HasWhere = false, true, true, true
@@ -402,6 +419,18 @@ func (b *builder) finish(c *ssa.CallCommon, name string, args []ssa.Value) bool 
 		}
 	}
 	return true
+}
+
+// setFromValue notes a SET list a Go value decides. With no WHERE of its own
+// the statement is still known: it writes by primary key whatever the row
+// holds. A WHERE, which may pin what the value changes, makes it unknown.
+func (b *builder) setFromValue() {
+	b.argsUnknown = true
+	if b.st.HasWhere {
+		b.known = false
+		return
+	}
+	b.st.SetFromValue = true
 }
 
 // inline reads the conditions a finisher takes after its value:

@@ -97,6 +97,9 @@ func describe(c *sqlcall.Call) string {
 		}
 		out = append(out, "set "+strings.Join(set, ","))
 	}
+	if st.SetFromValue {
+		out = append(out, "set from a value")
+	}
 	if len(st.Where) > 0 {
 		var where []string
 		for _, w := range st.Where {

@@ -133,6 +133,10 @@ type Stmt struct {
 	// Set is the UPDATE SET list, the upsert update list (ON CONFLICT DO
 	// UPDATE SET, ON DUPLICATE KEY UPDATE), or the MERGE update lists.
 	Set []Assign
+	// SetFromValue reports an UPDATE whose SET list a Go value decides at
+	// run time (gorm's Save, Updates of a struct): Set is empty, yet the
+	// statement writes columns.
+	SetFromValue bool
 	// Where holds the top-level AND conjuncts of the WHERE clause; for an
 	// upsert, of the DO UPDATE ... WHERE clause; for MERGE, of the AND
 	// condition on the first WHEN clause that updates. Conjuncts that are

@@ -35,9 +35,11 @@ func updates(ctx context.Context, db *gorm.DB, id int64, v int) error {
 	db.Table("orders").Where(map[string]any{"id": id, "status": "NEW"}).Update("status", "OLD")                        // want `gorm.Update Update orders set status=p1 where id=p2,status=p3 args "OLD",id,"NEW" on db`
 	db.Model(&Order{}).Where("status", "PENDING").Update("status", "LOST")                                             // want `gorm.Update Update orders set status=p1 where status=p2 args "LOST","PENDING" on db`
 	db.Model(&Order{}).Where("id = ?", id).Or("status = ?", "NEW").Update("status", "X")                               // want `gorm.Update Update orders set status=p1 where id=p2 args "X",id,"NEW" on db opaque`
-	db.Model(&Order{ID: id}).Updates(Order{Status: "PAID"})                                                            // want `gorm.Updates Update orders on db unknown`
+	db.Model(&Order{ID: id}).Updates(Order{Status: "PAID"})                                                            // want `gorm.Updates Update orders set from a value on db$`
+	db.Model(&Order{ID: id}).Where("status = ?", "NEW").Updates(Order{Status: "PAID"})                                 // want `gorm.Updates Update orders where status=p1 on db unknown`
+	db.Table(Ledger{}.TableName()).Create(&Ledger{ID: id})                                                             // want `gorm.Create Insert points_ledger on db$`
 	db.Model(&Order{}).Scopes(recent).Update("status", "OLD")                                                          // want `gorm.Update Update orders set status=p1 on db unknown opaque`
-	return db.Save(&Order{ID: id}).Error                                                                               // want `gorm.Save Update orders on db unknown`
+	return db.Save(&Order{ID: id}).Error                                                                               // want `gorm.Save Update orders set from a value on db$`
 }
 
 func recent(db *gorm.DB) *gorm.DB { return db.Where("created_at > now() - interval '1 day'") }

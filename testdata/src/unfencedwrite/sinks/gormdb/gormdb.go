@@ -156,26 +156,41 @@ func createIdempotent(ctx context.Context, rdb *redis.Client, db *gorm.DB, id in
 	return db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Order{ID: id, Status: "NEW"}).Error
 }
 
-// Save writes every column of a Go value: lockvet cannot read which columns
-// change, and does not judge what it cannot read.
-func saveNotJudged(ctx context.Context, rdb *redis.Client, db *gorm.DB, o *Order) error {
+// Save writes every column of a Go value by its primary key: whatever the
+// row holds now, a blind overwrite.
+func saveBlind(ctx context.Context, rdb *redis.Client, db *gorm.DB, o *Order) error {
 	token := lock(ctx, rdb, "lock:order")
 	if token == "" {
 		return errStale
 	}
 	defer unlock(ctx, rdb, "lock:order", token)
 	o.Status = "PAID"
-	return db.Save(o).Error
+	return db.Save(o).Error // want `unfenced write under a TTL lock: after the lease expires it can overwrite`
 }
 
-// Updates of a struct takes its columns from a Go value too: not judged.
-func updatesStructNotJudged(ctx context.Context, rdb *redis.Client, db *gorm.DB, o *Order) error {
+// Updates of a struct by the model's primary key is as blind.
+func updatesStructBlind(ctx context.Context, rdb *redis.Client, db *gorm.DB, o *Order) error {
 	token := lock(ctx, rdb, "lock:order")
 	if token == "" {
 		return errStale
 	}
 	defer unlock(ctx, rdb, "lock:order", token)
-	return db.Model(o).Updates(Order{Status: "PAID"}).Error
+	return db.Model(o).Updates(Order{Status: "PAID"}).Error // want `unfenced write under a TTL lock`
+}
+
+// With a WHERE of its own, the columns a struct sets may be the ones it
+// pins: not judged.
+func updatesStructWhere(ctx context.Context, rdb *redis.Client, db *gorm.DB, o *Order) error {
+	token := lock(ctx, rdb, "lock:order")
+	if token == "" {
+		return errStale
+	}
+	defer unlock(ctx, rdb, "lock:order", token)
+	res := db.Model(o).Where("status = ?", "NEW").Updates(Order{Status: "PAID"})
+	if res.Error != nil || res.RowsAffected != 1 {
+		return errStale
+	}
+	return nil
 }
 
 // Deletes are not judged: repeating one is harmless.
