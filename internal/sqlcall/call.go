@@ -4,10 +4,12 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/schema"
 	"github.com/lockvet/lockvet/internal/sqltext"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
@@ -62,6 +64,7 @@ type Recognizer struct {
 	TextOf func(types.Object) (string, bool)
 
 	pkg     *ssa.Package
+	schema  func() *schema.Schema
 	inits   map[*ssa.Global]ssa.Value
 	embeds  map[string]string
 	returns map[*ssa.Function]*returned
@@ -70,8 +73,13 @@ type Recognizer struct {
 // NewRecognizer returns a Recognizer for the package pass analyses, in the SSA
 // form pkg.
 func NewRecognizer(pass *analysis.Pass, pkg *ssa.Package) *Recognizer {
+	file := ""
+	if len(pass.Files) > 0 {
+		file = pass.Fset.File(pass.Files[0].Pos()).Name()
+	}
 	return &Recognizer{
 		pkg:     pkg,
+		schema:  sync.OnceValue(func() *schema.Schema { return schema.ForFile(file) }),
 		inits:   ssautil.GlobalInits(pkg),
 		embeds:  ssautil.EmbeddedStrings(pass),
 		returns: make(map[*ssa.Function]*returned),
@@ -132,10 +140,21 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 	}
 	if c.Known {
 		c.Stmt = parse(c.Text)
-		c.Keyed = c.Stmt.Kind == sqltext.Insert && c.Stmt.OnConflict == "" && text != nil && r.keyedInsert(text)
+		c.Keyed = c.Stmt.Kind == sqltext.Insert && c.Stmt.OnConflict == "" &&
+			(text != nil && r.keyedInsert(text) || r.refused(c.Stmt.Table, c.Stmt.Columns))
 	}
 	c.Result = result(instr, dest)
 	return c
+}
+
+// refused reports whether the module's schema refuses a second INSERT into
+// table of the columns given.
+func (r *Recognizer) refused(table string, columns []string) bool {
+	if r.schema == nil {
+		return false
+	}
+	_, ok := r.schema().Refuses(table, columns)
+	return ok
 }
 
 // variadic spells out the arguments of a call whose last parameter is

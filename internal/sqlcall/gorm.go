@@ -52,7 +52,10 @@ func (r *Recognizer) gorm(instr ssa.CallInstruction, obj *types.Func, recv ssa.V
 		b.known = false // q = q.Where(…) on some paths only: the WHERE is not one
 	}
 	c.Known, c.Stmt = b.known, b.st
-	c.Keyed = kind == sqltext.Insert && c.Stmt.OnConflict == "" && uniqueTagged(ssautil.Unwrap(args[0]).Type())
+	if kind == sqltext.Insert && c.Stmt.OnConflict == "" {
+		model := ssautil.Unwrap(args[0]).Type()
+		c.Keyed = uniqueTagged(model) || r.refused(c.Stmt.Table, modelColumns(model))
+	}
 	if !b.argsUnknown {
 		c.Args = append(b.setArgs, b.whereArgs...)
 	}

@@ -2,6 +2,7 @@ package sqlcall
 
 import (
 	"go/types"
+	"reflect"
 	"strings"
 	"unicode"
 )
@@ -81,4 +82,36 @@ func modelType(t types.Type) types.Type {
 		break
 	}
 	return t
+}
+
+// modelColumns names the columns gorm writes for a model type: each field's
+// column tag, else its name in snake case; an embedded struct's fields
+// (gorm.Model's) as its own.
+func modelColumns(t types.Type) []string { return embeddedColumns(t, 0) }
+
+func embeddedColumns(t types.Type, depth int) []string {
+	st, ok := modelType(t).Underlying().(*types.Struct)
+	if !ok || depth > 4 {
+		return nil
+	}
+	var out []string
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		tag := reflect.StructTag(st.Tag(i)).Get("gorm")
+		if tag == "-" || !f.Exported() {
+			continue
+		}
+		if f.Embedded() {
+			out = append(out, embeddedColumns(f.Type(), depth+1)...)
+			continue
+		}
+		col := snake(f.Name())
+		for opt := range strings.SplitSeq(tag, ";") {
+			if name, value, _ := strings.Cut(strings.TrimSpace(opt), ":"); strings.EqualFold(name, "column") && value != "" {
+				col = strings.ToLower(value)
+			}
+		}
+		out = append(out, col)
+	}
+	return out
 }
