@@ -33,7 +33,7 @@ var packages = map[string]kind{
 	"github.com/pkg/errors": pure,
 	// Database plumbing; the statements themselves are recognised by sqlcall.
 	"database/sql": pure, "github.com/jmoiron/sqlx": pure, "github.com/jackc/pgx": pure,
-	"github.com/jackc/pgconn": pure, "gorm.io/gorm": pure,
+	"github.com/jackc/pgconn": pure, "gorm.io/gorm": pure, "github.com/Masterminds/squirrel": pure,
 	// The outside world.
 	"net": external, "os/exec": external, "syscall": external,
 	"google.golang.org/grpc": external, "github.com/segmentio/kafka-go": external,

@@ -95,6 +95,9 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 	if obj.Pkg().Path() == gormPath {
 		return r.gorm(instr, obj, recv, args)
 	}
+	if c := r.chain(instr, obj, recv); c != nil {
+		return c
+	}
 	m := methods[key{obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name()}]
 	if m == nil {
 		m = querySignature(obj)

@@ -24,6 +24,17 @@
 //     interface, and wrappers with the signature of the method they wrap.
 //   - gorm.io/gorm: raw SQL through (*DB).Exec and Raw, and builder
 //     statements, described below.
+//   - query builders, as rows of chainrows.go: github.com/Masterminds/squirrel
+//     (Update, Insert, Replace, Delete and Select, from the package or a
+//     StatementBuilder, run by Exec, Query, QueryRow, Scan and their Context
+//     forms). The chain's calls are written out as the builder writes them,
+//     with ? placeholders, and read as SQL: Set, SetMap, Where (text, Expr,
+//     Eq, NotEq, Lt, LtOrEq, Gt, GtOrEq and And of them), Columns, Values,
+//     Options, Suffix; RunWith gives the handle. A chain that joins paths, an
+//     Or, an IN list or a call that is not a row leaves it unknown.
+//
+// A test checks that every row of these tables names a function of the
+// library versions the test module pins.
 //
 // # Text
 //

@@ -1,6 +1,10 @@
 package sqlcall
 
-import "github.com/lockvet/lockvet/internal/sqltext"
+import (
+	"strings"
+
+	"github.com/lockvet/lockvet/internal/sqltext"
+)
 
 // method is one row of the table of calls that run SQL: where the call keeps
 // its statement text, its arguments and its handle.
@@ -49,19 +53,30 @@ func tables() (map[key]*method, map[key]bool) {
 		}
 	}
 	textQueries := []string{"Exec", "ExecContext", "Query", "QueryContext", "QueryRow", "QueryRowContext"}
-	add(method{path: stdPath, lib: stdPath}, []string{"DB", "Tx", "Conn"}, textQueries...)
+	contextQueries := []string{"ExecContext", "QueryContext", "QueryRowContext"}
+	add(method{path: stdPath, lib: stdPath}, []string{"DB", "Tx"}, textQueries...)
+	add(method{path: stdPath, lib: stdPath}, []string{"Conn"}, contextQueries...)
 	add(method{path: stdPath, lib: stdPath, stmt: true}, []string{"Stmt"}, textQueries...)
 
 	// sqlx's own methods; those of the embedded *sql.DB resolve to database/sql.
-	sqlxHandles := []string{"DB", "Tx", "Conn", "Queryer", "Execer", "QueryerContext", "ExecerContext"}
 	sqlx := method{path: sqlxPath, lib: "sqlx"}
-	add(sqlx, sqlxHandles, "Exec", "ExecContext", "Query", "QueryContext", "MustExec", "MustExecContext",
+	sqlxDest := method{path: sqlxPath, lib: "sqlx", dest: true}
+	sqlxNamed := method{path: sqlxPath, lib: "sqlx", named: true}
+	handles := []string{"DB", "Tx"}
+	add(sqlx, handles, "Exec", "ExecContext", "Query", "QueryContext", "MustExec", "MustExecContext",
 		"Queryx", "QueryxContext", "QueryRowx", "QueryRowxContext")
-	add(method{path: sqlxPath, lib: "sqlx", dest: true}, sqlxHandles, "Get", "GetContext", "Select", "SelectContext")
-	add(method{path: sqlxPath, lib: "sqlx", named: true}, sqlxHandles, "NamedExec", "NamedExecContext", "NamedQuery", "NamedQueryContext")
+	add(sqlxDest, handles, "Get", "GetContext", "Select", "SelectContext")
+	add(sqlxNamed, handles, "NamedExec", "NamedExecContext", "NamedQuery")
+	add(sqlxNamed, []string{"DB"}, "NamedQueryContext")
+	add(sqlx, []string{"Conn"}, "ExecContext", "QueryContext", "QueryxContext", "QueryRowxContext")
+	add(sqlxDest, []string{"Conn"}, "GetContext", "SelectContext")
+	add(sqlx, []string{"Queryer"}, "Query", "Queryx", "QueryRowx")
+	add(sqlx, []string{"QueryerContext"}, "QueryContext", "QueryxContext", "QueryRowxContext")
+	add(sqlx, []string{"Execer"}, "Exec")
+	add(sqlx, []string{"ExecerContext"}, "ExecContext")
 	add(sqlx, []string{""}, "MustExec", "MustExecContext")
-	add(method{path: sqlxPath, lib: "sqlx", dest: true}, []string{""}, "Get", "GetContext", "Select", "SelectContext")
-	add(method{path: sqlxPath, lib: "sqlx", named: true}, []string{""}, "NamedExec", "NamedExecContext", "NamedQuery", "NamedQueryContext")
+	add(sqlxDest, []string{""}, "Get", "GetContext", "Select", "SelectContext")
+	add(sqlxNamed, []string{""}, "NamedExec", "NamedExecContext", "NamedQuery", "NamedQueryContext")
 	add(method{path: sqlxPath, lib: "sqlx", stmt: true}, []string{"Stmt"}, "MustExec", "MustExecContext",
 		"Queryx", "QueryxContext", "QueryRowx", "QueryRowxContext")
 	add(method{path: sqlxPath, lib: "sqlx", stmt: true, dest: true}, []string{"Stmt"}, "Get", "GetContext", "Select", "SelectContext")
@@ -72,7 +87,11 @@ func tables() (map[key]*method, map[key]bool) {
 		"Get", "GetContext", "Select", "SelectContext")
 
 	for _, p := range pgxPaths {
-		add(method{path: p, lib: "pgx"}, []string{"Conn", "Tx", "Pool"}, "Exec", "Query", "QueryRow")
+		recvs := []string{"Conn", "Tx"}
+		if strings.HasSuffix(p, "/pgxpool") {
+			recvs = append(recvs, "Pool")
+		}
+		add(method{path: p, lib: "pgx"}, recvs, "Exec", "Query", "QueryRow")
 	}
 
 	m := make(map[key]*method)
@@ -82,17 +101,18 @@ func tables() (map[key]*method, map[key]bool) {
 	}
 
 	p := make(map[key]bool)
-	for _, recv := range []string{"DB", "Tx", "Conn"} {
-		for _, name := range []string{"Prepare", "PrepareContext"} {
-			p[key{stdPath, recv, name}] = false
-		}
-		for _, name := range []string{"Preparex", "PreparexContext", "PrepareNamed", "PrepareNamedContext"} {
-			p[key{sqlxPath, recv, name}] = false
+	prep := func(path string, recvs []string, names ...string) {
+		for _, r := range recvs {
+			for _, n := range names {
+				p[key{path, r, n}] = false
+			}
 		}
 	}
-	for _, name := range []string{"Preparex", "PreparexContext"} {
-		p[key{sqlxPath, "", name}] = false
-	}
+	prep(stdPath, []string{"DB", "Tx"}, "Prepare", "PrepareContext")
+	prep(stdPath, []string{"Conn"}, "PrepareContext")
+	prep(sqlxPath, []string{"DB", "Tx"}, "Preparex", "PreparexContext", "PrepareNamed", "PrepareNamedContext")
+	prep(sqlxPath, []string{"Conn"}, "PreparexContext")
+	prep(sqlxPath, []string{""}, "Preparex", "PreparexContext")
 	for _, name := range []string{"Stmt", "StmtContext"} {
 		p[key{stdPath, "Tx", name}] = true
 	}

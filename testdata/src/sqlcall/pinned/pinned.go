@@ -1,0 +1,16 @@
+// Package pinned imports every SQL library lockvet's tables name, so that
+// the test module pins a version of each and internal/sqlcall can check its
+// rows against the real code.
+package pinned
+
+import (
+	_ "database/sql"
+
+	_ "github.com/Masterminds/squirrel"
+	_ "github.com/jackc/pgx/v4"
+	_ "github.com/jackc/pgx/v4/pgxpool"
+	_ "github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/pgxpool"
+	_ "github.com/jmoiron/sqlx"
+	_ "gorm.io/gorm"
+)
