@@ -31,6 +31,14 @@ const (
 	partSuffix                  // SQL text after the statement, with arguments
 	partOptions                 // INSERT options: IGNORE
 	partHandle                  // the database handle it runs on (RunWith)
+	partModel                   // a bun model: the table, and the columns an INSERT or UPDATE writes
+	partSetText                 // an assignment as SQL text, with arguments: bun's Set("status = ?", s)
+	partSetColumns              // columns an UPDATE writes from the model: bun's Column
+	partWherePK                 // WHERE on the model's primary key
+	partReturning               // RETURNING text
+	partOn                      // ON text: bun's On("CONFLICT (id) DO NOTHING")
+	partIgnore                  // INSERT IGNORE
+	partFor                     // FOR text: bun's For("UPDATE")
 	partInert                   // changes nothing a check asks about (ORDER BY, LIMIT, placeholders)
 	partRun                     // runs the statement
 )
@@ -68,15 +76,29 @@ func (r *Recognizer) chain(instr ssa.CallInstruction, obj *types.Func, recv ssa.
 		c.InTx = isTx(w.handle.Type()) || isTx(c.Handle.Type())
 	} else {
 		c.Handle = root
+		c.InTx = root != nil && isTx(root.Type())
 	}
 	if w.kind == sqltext.Unknown {
 		return c
 	}
+	setFromValue := w.fromModel()
 	c.Text = w.text()
 	c.Stmt = parse(c.Text)
 	c.Known = w.known && c.Stmt.Kind == w.kind
-	if c.Known {
+	if setFromValue {
+		c.Stmt.Set, c.Stmt.SetFromValue = nil, true
+		c.Stmt.Placeholders--
+		for i := range c.Stmt.Where {
+			if o := &c.Stmt.Where[i].Operand; o.Kind == sqltext.OpPlaceholder && o.Placeholder > 0 {
+				o.Placeholder-- // the stand-in's placeholder came first
+			}
+		}
+		c.Known = c.Known && onlyPrimaryKey(c.Stmt, w.model)
+	}
+	if c.Known && !w.argsUnknown {
 		c.Args = w.args()
+	}
+	if c.Known {
 		c.Keyed = c.Stmt.Kind == sqltext.Insert && c.Stmt.OnConflict == "" && r.refused(c.Stmt.Table, c.Stmt.Columns)
 	}
 	return c
@@ -132,6 +154,8 @@ type writer struct {
 	setArgs, whereArgs []ssa.Value
 	valueArgs, sufArgs []ssa.Value
 	handle             ssa.Value
+	model              *bunModel
+	argsUnknown        bool
 }
 
 func (w *writer) add(cc chainCall) {
@@ -143,8 +167,10 @@ func (w *writer) add(cc chainCall) {
 			w.table = w.name(args[0])
 		}
 	case partTable:
-		if len(args) > 0 {
-			w.table = w.name(args[0])
+		if elems, ok := variadic(cc.call.Common(), args); ok && len(elems) > 0 {
+			w.table = tableName(w.name(elems[0]))
+		} else {
+			w.known = false
 		}
 	case partSet:
 		if len(args) == 2 {
@@ -224,7 +250,113 @@ func (w *writer) add(cc chainCall) {
 		if len(args) == 1 {
 			w.handle = ssautil.Unwrap(args[0])
 		}
+	case partModel:
+		if len(args) == 1 {
+			m := readBunModel(ssautil.Unwrap(args[0]).Type())
+			w.model = &m
+			if w.table == "" {
+				w.table = m.table
+			}
+		}
+	case partSetText:
+		if text, rest, ok := w.textArgs(cc, args); ok {
+			w.set = append(w.set, text)
+			w.setArgs = append(w.setArgs, rest...)
+		}
+	case partSetColumns:
+		elems, ok := variadic(cc.call.Common(), args)
+		if !ok {
+			w.known = false
+			return
+		}
+		for _, e := range elems {
+			w.set = append(w.set, w.name(e)+" = ?")
+		}
+		w.argsUnknown = true
+	case partWherePK:
+		if w.model == nil || len(args) > 0 && !isNilSlice(args[len(args)-1]) {
+			w.known = false
+			return
+		}
+		for _, col := range w.model.primaryKey {
+			w.where = append(w.where, col+" = ?")
+		}
+		w.argsUnknown = true
+	case partReturning, partOn, partFor:
+		if text, rest, ok := w.textArgs(cc, args); ok {
+			w.suffix = append(w.suffix, suffixWords[cc.row.part]+text)
+			w.sufArgs = append(w.sufArgs, rest...)
+		}
+	case partIgnore:
+		w.options += " IGNORE"
 	}
+}
+
+var suffixWords = map[part]string{partReturning: "RETURNING ", partOn: "ON ", partFor: "FOR "}
+
+// textArgs reads a call's SQL text and the arguments after it.
+func (w *writer) textArgs(cc chainCall, args []ssa.Value) (string, []ssa.Value, bool) {
+	if len(args) == 0 {
+		w.known = false
+		return "", nil, false
+	}
+	text := w.name(args[0])
+	rest, ok := variadic(cc.call.Common(), args[1:])
+	if !ok {
+		w.known = false
+		return "", nil, false
+	}
+	out := make([]ssa.Value, len(rest))
+	for i, a := range rest {
+		out[i] = bound(a)
+	}
+	return text, out, true
+}
+
+func isNilSlice(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// fromModel fills in what a bun model writes when the chain does not say:
+// the columns of an INSERT, the SET of an UPDATE (every column, whatever the
+// row holds). It reports the second.
+func (w *writer) fromModel() (setFromValue bool) {
+	if w.model == nil {
+		return false
+	}
+	switch {
+	case w.kind == sqltext.Insert && len(w.cols) == 0 && len(w.values) == 0:
+		w.cols = w.model.columns
+		for range w.cols {
+			w.values = append(w.values, "?")
+		}
+		w.argsUnknown = true
+	case w.kind == sqltext.Update && len(w.set) == 0:
+		w.set = []string{fromModelColumn + " = ?"}
+		w.argsUnknown = true
+		return true
+	}
+	return false
+}
+
+// fromModelColumn stands for the columns a model value sets, so that the
+// statement still reads; it is taken out of Set after.
+const fromModelColumn = "__model__"
+
+// onlyPrimaryKey reports whether an UPDATE's WHERE is its model's primary
+// key alone: with a SET from a model value, any other condition may pin the
+// columns it changes.
+func onlyPrimaryKey(st sqltext.Stmt, m *bunModel) bool {
+	if st.WhereOpaque || len(st.Where) != len(m.primaryKey) {
+		return false
+	}
+	for i, c := range st.Where {
+		if c.Column != m.primaryKey[i] || c.Op != "=" {
+			return false
+		}
+	}
+	return true
 }
 
 // name reads a constant name or SQL fragment; unreadable text makes the

@@ -60,5 +60,29 @@ func builderRows() map[key]*chainRow {
 	add(with(partValues), []string{"InsertBuilder"}, "Values")
 	add(with(partOptions), []string{"InsertBuilder"}, "Options")
 	add(with(partInert), []string{"SelectBuilder"}, "Columns", "Column", "Distinct", "GroupBy")
+
+	bun := chainRow{path: bunPath, lib: "bun"}
+	for name, kind := range map[string]sqltext.Kind{"NewUpdate": sqltext.Update, "NewInsert": sqltext.Insert,
+		"NewDelete": sqltext.Delete, "NewSelect": sqltext.Select} {
+		r := bun
+		r.part, r.kind = partStart, kind
+		add(r, []string{"DB", "Tx", "Conn", "IDB"}, name)
+	}
+	queries := []string{"UpdateQuery", "InsertQuery", "DeleteQuery", "SelectQuery"}
+	on := func(p part) chainRow { r := bun; r.part = p; return r }
+	add(on(partRun), queries, "Exec", "Scan")
+	add(on(partModel), queries, "Model")
+	add(on(partTable), queries, "Table", "ModelTableExpr")
+	add(on(partWhere), queries, "Where")
+	add(on(partWherePK), []string{"UpdateQuery", "DeleteQuery", "SelectQuery"}, "WherePK")
+	add(on(partSetText), []string{"UpdateQuery"}, "Set")
+	add(on(partSetColumns), []string{"UpdateQuery"}, "Column")
+	add(on(partColumns), []string{"InsertQuery"}, "Column")
+	add(on(partReturning), []string{"UpdateQuery", "InsertQuery", "DeleteQuery"}, "Returning")
+	add(on(partOn), []string{"InsertQuery"}, "On")
+	add(on(partIgnore), []string{"InsertQuery"}, "Ignore")
+	add(on(partFor), []string{"SelectQuery"}, "For")
+	add(on(partInert), []string{"UpdateQuery"}, "OmitZero")
+	add(on(partInert), []string{"SelectQuery"}, "Column", "Order", "Limit", "Offset")
 	return m
 }

@@ -30,8 +30,14 @@
 //     forms). The chain's calls are written out as the builder writes them,
 //     with ? placeholders, and read as SQL: Set, SetMap, Where (text, Expr,
 //     Eq, NotEq, Lt, LtOrEq, Gt, GtOrEq and And of them), Columns, Values,
-//     Options, Suffix; RunWith gives the handle. A chain that joins paths, an
-//     Or, an IN list or a call that is not a row leaves it unknown.
+//     Options, Suffix; RunWith gives the handle. github.com/uptrace/bun
+//     (NewUpdate, NewInsert, NewDelete, NewSelect on a DB, Tx, Conn or IDB,
+//     run by Exec or Scan): Model names the table (a BaseModel tag, else the
+//     type's name, plural) and, when the chain does not, the columns an
+//     INSERT writes; an UPDATE of a model with no Set writes every column by
+//     primary key (SetFromValue); Set, Column, Where, WherePK, Returning, On,
+//     Ignore and For. A chain that joins paths, an Or, an IN list or a call
+//     that is not a row leaves it unknown.
 //
 // A test checks that every row of these tables names a function of the
 // library versions the test module pins.

@@ -35,6 +35,7 @@ var txTypes = map[string]string{
 	"github.com/jackc/pgx/v5/pgxpool": "Tx",
 	"github.com/jackc/pgx/v4":         "Tx",
 	"github.com/jackc/pgx/v4/pgxpool": "Tx",
+	bunPath:                           "Tx",
 }
 
 // methods are the calls that run SQL; prepares the calls that make a prepared

@@ -12,5 +12,6 @@ import (
 	_ "github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/pgxpool"
 	_ "github.com/jmoiron/sqlx"
+	_ "github.com/uptrace/bun"
 	_ "gorm.io/gorm"
 )
