@@ -21,26 +21,26 @@ import (
 type part int
 
 const (
-	partStart   part = iota + 1 // starts a statement of the row's kind; its first argument names the table, if a string
-	partTable                   // names the table
-	partSet                     // column, value
-	partSetMap                  // a map of column to value
-	partWhere                   // a predicate, with arguments
-	partColumns                 // INSERT columns
-	partValues                  // one row of INSERT values
-	partSuffix                  // SQL text after the statement, with arguments
-	partOptions                 // INSERT options: IGNORE
-	partHandle                  // the database handle it runs on (RunWith)
-	partModel                   // a bun model: the table, and the columns an INSERT or UPDATE writes
-	partSetText                 // an assignment as SQL text, with arguments: bun's Set("status = ?", s)
-	partSetColumns              // columns an UPDATE writes from the model: bun's Column
-	partWherePK                 // WHERE on the model's primary key
-	partReturning               // RETURNING text
-	partOn                      // ON text: bun's On("CONFLICT (id) DO NOTHING")
-	partIgnore                  // INSERT IGNORE
-	partFor                     // FOR text: bun's For("UPDATE")
-	partInert                   // changes nothing a check asks about (ORDER BY, LIMIT, placeholders)
-	partRun                     // runs the statement
+	partStart      part = iota + 1 // starts a statement of the row's kind; its first argument names the table, if a string
+	partTable                      // names the table
+	partSet                        // column, value
+	partSetMap                     // a map of column to value
+	partWhere                      // a predicate, with arguments
+	partColumns                    // INSERT columns
+	partValues                     // one row of INSERT values
+	partSuffix                     // SQL text after the statement, with arguments
+	partOptions                    // INSERT options: IGNORE
+	partHandle                     // the database handle it runs on (RunWith)
+	partModel                      // a bun model: the table, and the columns an INSERT or UPDATE writes
+	partSetText                    // an assignment as SQL text, with arguments: bun's Set("status = ?", s)
+	partSetColumns                 // columns an UPDATE writes from the model: bun's Column
+	partWherePK                    // WHERE on the model's primary key
+	partReturning                  // RETURNING text
+	partOn                         // ON text: bun's On("CONFLICT (id) DO NOTHING")
+	partIgnore                     // INSERT IGNORE
+	partFor                        // FOR text: bun's For("UPDATE")
+	partInert                      // changes nothing a check asks about (ORDER BY, LIMIT, placeholders)
+	partRun                        // runs the statement
 )
 
 // chainRow is one builder call: its function and what it adds.
