@@ -7,7 +7,9 @@
 // facts of its concrete methods with their signatures, and the interfaces it
 // calls methods of. Join matches interfaces to the types that implement
 // them, structurally, and gives each interface method the facts of its one
-// implementation (or of several that agree). The command then analyses the
+// implementation (or of several that agree); test doubles (the mocks
+// mockery, gomock, minimock, moq and counterfeiter write, and types declared
+// in test files) take no part. The command then analyses the
 // packages that call those methods once more with the table Set, where
 // lockmodel and effects read an interface call as a call of its
 // implementation. Hosts that see one package at a time have no table: an

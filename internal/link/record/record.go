@@ -8,6 +8,7 @@ package record
 import (
 	"encoding/json"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"sort"
 
@@ -38,7 +39,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	model := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	eff := pass.ResultOf[effects.Analyzer].(*effects.Result)
-	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(model, eff), Calls: calls(pass), Paired: paired(pass, model)}
+	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(pass.Fset, model, eff), Calls: calls(pass), Paired: paired(pass, model)}
 	// Even an empty record says the package is analysed: a wrapper of it
 	// that another package pairs into a lock is reported in it.
 	data, err := json.Marshal(rec)
@@ -49,8 +50,9 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// concreteTypes lists the package's named types that have methods with facts.
-func concreteTypes(model *lockmodel.Model, eff *effects.Result) []link.Type {
+// concreteTypes lists the package's named types that have methods with
+// facts, test doubles left out.
+func concreteTypes(fset *token.FileSet, model *lockmodel.Model, eff *effects.Result) []link.Type {
 	byType := make(map[*types.Named]*link.Type)
 	add := func(m *types.Func, set func(*link.Facts)) {
 		recv := m.Type().(*types.Signature).Recv()
@@ -58,7 +60,7 @@ func concreteTypes(model *lockmodel.Model, eff *effects.Result) []link.Type {
 			return
 		}
 		n, ok := types.Unalias(derefType(recv.Type())).(*types.Named)
-		if !ok || types.IsInterface(n) {
+		if !ok || types.IsInterface(n) || isDouble(fset, n) {
 			return
 		}
 		t := byType[n]
