@@ -93,6 +93,7 @@ func run(r *report.Reporter) error {
 	type job struct {
 		lock   *lockmodel.Lock
 		region int
+		reads  []effects.Read
 		writes []effects.RegionWrite
 	}
 	jobs := make(map[ssa.CallInstruction]*job)
@@ -101,7 +102,7 @@ func run(r *report.Reporter) error {
 		for _, w := range reg.Writes {
 			j := jobs[w.Call]
 			if j == nil {
-				j = &job{lock: l, region: i}
+				j = &job{lock: l, region: i, reads: reg.Reads}
 				jobs[w.Call] = j
 				calls = append(calls, w.Call)
 			}
@@ -125,7 +126,7 @@ func run(r *report.Reporter) error {
 			if w.SQL != nil {
 				fixes = fenceFix(r.Pass, j.lock, w.SQL, f.v)
 			}
-			if checkWrite(r, call, w, f, fixes) {
+			if checkWrite(r, call, w, f, j.reads, fixes) {
 				break // one report per call
 			}
 		}
@@ -134,7 +135,7 @@ func run(r *report.Reporter) error {
 }
 
 // checkWrite reports a write if it needs it, and says whether it did.
-func checkWrite(r *report.Reporter, call ssa.CallInstruction, w effects.RegionWrite, f finding, fixes []analysis.SuggestedFix) bool {
+func checkWrite(r *report.Reporter, call ssa.CallInstruction, w effects.RegionWrite, f finding, reads []effects.Read, fixes []analysis.SuggestedFix) bool {
 	where := ""
 	if w.Callee != "" {
 		where = " (in " + w.Callee + ")"
@@ -142,7 +143,7 @@ func checkWrite(r *report.Reporter, call ssa.CallInstruction, w effects.RegionWr
 	pos := callPos(call)
 	switch {
 	case f.v == unfenced && w.Stmt.Kind == sqltext.Insert && w.Stmt.OnConflict == "":
-		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can repeat a newer holder's insert; give the row a UNIQUE key and insert with ON CONFLICT DO NOTHING", fixes...)
+		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can repeat a newer holder's insert; "+uniqueAdvice(w.Stmt, reads), fixes...)
 	case f.v == unfenced:
 		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can overwrite a newer holder's work; make it conditional on a fencing token or on the row's state", fixes...)
 	case f.v == lostUpdate, f.v == badToken:
@@ -160,4 +161,16 @@ func callPos(call ssa.CallInstruction) token.Pos {
 		return p
 	}
 	return call.Pos()
+}
+
+// uniqueAdvice says which key makes an insert idempotent: the columns the
+// region looked the table up by before inserting (the check a UNIQUE index
+// makes for it), else any key of the row's own.
+func uniqueAdvice(st sqltext.Stmt, reads []effects.Read) string {
+	for _, rd := range reads {
+		if rd.Table == st.Table && st.Table != "" && len(rd.Keys) > 0 {
+			return "CREATE UNIQUE INDEX ON " + st.Table + " (" + strings.Join(rd.Keys, ", ") + ") and insert with ON CONFLICT DO NOTHING"
+		}
+	}
+	return "give the row a UNIQUE key and insert with ON CONFLICT DO NOTHING"
 }

@@ -90,3 +90,18 @@ func creditORM(ctx context.Context, rdb *redis.Client, db *gorm.DB, user, amount
 	defer release.Run(ctx, rdb, []string{"lock:credit"}, token)
 	return db.Create(&LedgerEntry{ID: uuid.NewString(), UserID: user, Amount: amount}).Error // want `unfenced write under a TTL lock: after the lease expires it can repeat`
 }
+
+// A check-then-insert: the advice names the index that makes the check.
+func oncePerUser(ctx context.Context, rdb *redis.Client, db *sql.DB, user, voucher int64) error {
+	token, ok := lock(ctx, rdb, "lock:voucher")
+	if !ok {
+		return nil
+	}
+	defer release.Run(ctx, rdb, []string{"lock:voucher"}, token)
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM voucher_orders WHERE user_id = $1 AND voucher_id = $2`, user, voucher).Scan(&n); err != nil || n > 0 {
+		return err
+	}
+	_, err := db.ExecContext(ctx, `INSERT INTO voucher_orders (user_id, voucher_id) VALUES ($1, $2)`, user, voucher) // want `repeat a newer holder's insert; CREATE UNIQUE INDEX ON voucher_orders \(user_id, voucher_id\) and insert with ON CONFLICT DO NOTHING`
+	return err
+}
