@@ -60,6 +60,11 @@ type WrapperFact struct {
 	Impl     string `json:"-"`
 	ImplFunc string `json:"-"`
 	ImplPkg  string `json:"-"`
+	// Forwards: the wrapper sends its command under the command's own name
+	// with key, value and TTL all from its parameters (Cache.Del(ctx,
+	// keys...)). It decides nothing about a lock: what its caller does with
+	// it is reported at the call, wherever the link step finds it paired.
+	Forwards bool
 	// Reported: the wrapper pairs with another method of its own type, so its own
 	// problems were reported where it is declared, not at each caller.
 	Reported bool
@@ -97,6 +102,9 @@ func (f *WrapperFact) String() string {
 	}
 	if f.Unlock != nil {
 		fmt.Fprintf(&b, " unlock=r%d(%s)", f.UnlockResult, f.Unlock)
+	}
+	if f.Forwards {
+		b.WriteString(" forwards")
 	}
 	if f.Spread {
 		b.WriteString(" each")

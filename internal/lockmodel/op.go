@@ -178,6 +178,8 @@ func (op *Op) Place(decided func(*WrapperFact) bool, generated func(token.Pos) b
 			where = " in " + op.Via.Name()
 		}
 		return op.Pos(), where, ""
+	case op.Fact != nil && op.Fact.Forwards:
+		// A forwarder decides nothing: the caller chose it for a lock.
 	case op.Inner != nil && op.Inner.Via != nil && op.Inner.Fact != nil && decided(op.Inner.Fact):
 		return op.Inner.Place(decided, generated)
 	case op.Inner != nil:
@@ -190,7 +192,7 @@ func (op *Op) Place(decided func(*WrapperFact) bool, generated func(token.Pos) b
 	if op.Fact != nil && op.Fact.Impl != "" {
 		where = " in " + op.Fact.Impl // what the program runs behind the interface
 	}
-	if _, fn := op.WrapperFunc(); link.Paired(fn) {
+	if _, fn := op.WrapperFunc(); link.Paired(fn) && (op.Fact == nil || !op.Fact.Forwards) {
 		return token.NoPos, "", "" // the wrapper's own package reports it, in it
 	}
 	return op.Pos(), where, ssautil.Root(op.Fn).String() + where

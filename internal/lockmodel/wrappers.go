@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -87,9 +88,37 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 		if op.Fact != nil {
 			f.Command = op.Fact.Command
 		}
+		f.Forwards = forwards(fn, op, f)
 		return f
 	}
 	return readFact(fn, ops)
+}
+
+// forwards reports whether fn is a command forwarder: named as the call it
+// makes (or the command it sends), and passing that call's key, value and
+// TTL through from its own parameters.
+func forwards(fn *ssa.Function, op *Op, f *WrapperFact) bool {
+	if f.Key.Kind != Param && !f.Spread || f.Unlock != nil || f.SplitTTL {
+		return false
+	}
+	if op.Kind == Acquire && (f.ValueParam < 0 || f.TTLParam < 0 && f.TTL != TTLNone) {
+		return false
+	}
+	name := commandName(fn.Name())
+	if name == commandName(f.Command) || op.Kind == Release && (name == "delete" || name == "remove") {
+		return true
+	}
+	callee := op.Instr.Common().Method
+	if sc := op.Instr.Common().StaticCallee(); callee == nil && sc != nil {
+		callee, _ = sc.Object().(*types.Func)
+	}
+	return callee != nil && name == commandName(callee.Name())
+}
+
+// commandName folds the spellings of one command's method: Del, DelCtx,
+// SetNX, Setnx.
+func commandName(name string) string {
+	return strings.TrimSuffix(strings.ToLower(name), "ctx")
 }
 
 // readFact describes a getter: a function whose one operation is a GET of a

@@ -100,6 +100,9 @@ func paired(pass *analysis.Pass, model *lockmodel.Model) []link.Wrapper {
 	for _, l := range model.Locks {
 		for _, op := range append(append([]*lockmodel.Op{l.Acquire}, l.Releases...), l.Refreshes...) {
 			pkg, fn := op.WrapperFunc()
+			if op.Fact != nil && op.Fact.Forwards {
+				continue // reported at the call: the forwarder decides nothing
+			}
 			if w := (link.Wrapper{Pkg: pkg, Func: fn}); fn != "" && pkg != pass.Pkg.Path() && !seen[w] {
 				seen[w] = true
 				out = append(out, w)

@@ -95,3 +95,18 @@ func (l *Locker) TryLockKeyed(ctx context.Context, name, owner string) bool { //
 func (l *Locker) UnlockKeyed(ctx context.Context, name string) { // want UnlockKeyed:`release key\(\{p0\}, \{p2\}\) via DEL`
 	l.rdb.Del(ctx, l.key(name))
 }
+
+// Forwarders send a command under its own name, every operand from their
+// parameters: they decide nothing about a lock.
+func (l *Locker) SetNX(ctx context.Context, key string, value any, ttl time.Duration) (bool, error) { // want SetNX:`acquire \{p2\} via SETNX forwards`
+	return l.rdb.SetNX(ctx, key, value, ttl).Result()
+}
+
+func (l *Locker) Del(ctx context.Context, keys ...string) error { // want Del:`release \{p2\} via DEL forwards each`
+	return l.rdb.Del(ctx, keys...).Err()
+}
+
+// A forwarder by name that adds its own value is a lock helper.
+func (l *Locker) Setnx(ctx context.Context, key string) bool { // want Setnx:`acquire \{p2\} via SETNX const`
+	return l.rdb.SetNX(ctx, key, "1", time.Minute).Val()
+}

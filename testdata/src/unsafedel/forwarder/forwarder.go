@@ -1,0 +1,52 @@
+// Package forwarder wraps go-redis in a client whose methods forward each
+// command under its own name. The forwarder decides nothing about a lock:
+// Del is also how the cache is invalidated. The plain DEL of a lock key is
+// the caller's choice, reported at the caller, once per calling function.
+package forwarder
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+)
+
+type Client struct{ rdb *redis.Client }
+
+func (c *Client) SetNX(ctx context.Context, key string, value any, ttl time.Duration) (bool, error) {
+	return c.rdb.SetNX(ctx, key, value, ttl).Result()
+}
+
+func (c *Client) Del(ctx context.Context, keys ...string) error {
+	return c.rdb.Del(ctx, keys...).Err()
+}
+
+func (c *Client) DeleteCtx(ctx context.Context, key string) error {
+	return c.rdb.Del(ctx, key).Err()
+}
+
+func settle(ctx context.Context, c *Client, id string) error {
+	key := "lock:settle:" + id
+	ok, err := c.SetNX(ctx, key, uuid.NewString(), time.Minute)
+	if err != nil || !ok {
+		return err
+	}
+	defer c.Del(ctx, key) // want `lock released in forwarder.Client.Del with plain DEL`
+	return c.Del(ctx, "cache:settle:"+id)
+}
+
+func refund(ctx context.Context, c *Client, id string) error {
+	key := "lock:refund:" + id
+	ok, err := c.SetNX(ctx, key, uuid.NewString(), time.Minute)
+	if err != nil || !ok {
+		return err
+	}
+	defer c.DeleteCtx(ctx, key) // want `lock released in forwarder.Client.DeleteCtx with plain DEL`
+	return nil
+}
+
+// invalidate only clears the cache: no lock, nothing to report.
+func invalidate(ctx context.Context, c *Client, id string) error {
+	return c.Del(ctx, "cache:settle:"+id)
+}
