@@ -102,7 +102,11 @@ func constFact(f *lockmodel.WrapperFact) bool { return f != nil && f.ConstValue 
 
 func constValue(r *report.Reporter, a *lockmodel.Op) {
 	pos, where, once := a.Place(constFact, r.Generated)
-	r.Once(once, pos, "lock value is a constant"+where+": holders cannot be told apart; store a unique token")
+	what := "is a constant"
+	if a.RepeatsKey() {
+		what = "repeats the key"
+	}
+	r.Once(once, pos, "lock value "+what+where+": holders cannot be told apart; store a unique token")
 }
 
 const splitAdvice = ": a crash in between leaves a lock that never expires; set the TTL in the same command"

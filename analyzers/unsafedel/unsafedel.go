@@ -64,7 +64,11 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 	switch {
 	case r.Checked && r.Value != nil && r.ConstValue() && (!reported || r.ValueFromCaller):
 		pos, where, once := r.Place(func(f *lockmodel.WrapperFact) bool { return f != nil && f.ConstValue }, rep.Generated)
-		rep.Once(once, pos, "compare-and-delete"+where+" with a constant token: every holder matches; pass the owner's unique value")
+		token := "a constant token"
+		if r.RepeatsKey() {
+			token = "a token that repeats the key"
+		}
+		rep.Once(once, pos, "compare-and-delete"+where+" with "+token+": every holder matches; pass the owner's unique value")
 	case reported, r.Checked:
 	case r.TwoStep:
 		// Two steps through a wrapper's plain delete are decided here,

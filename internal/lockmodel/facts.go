@@ -22,6 +22,9 @@ type WrapperFact struct {
 	// Acquire: where the stored value comes from, and whether it is a constant.
 	ValueParam int
 	ConstValue bool
+	// RepeatsKey: the value is computed from the key's own parts only
+	// (ConstValue is set too): every holder stores the same one.
+	RepeatsKey bool
 	// ValueField: the value is this field of the first parameter (the lock
 	// object), which its constructor may have set from its caller's argument.
 	ValueField string
@@ -78,6 +81,9 @@ func (f *WrapperFact) String() string {
 	fmt.Fprintf(&b, "%s %s via %s", kindNames[f.Kind], f.Key, f.Command)
 	if f.ConstValue {
 		b.WriteString(" const")
+	}
+	if f.RepeatsKey {
+		b.WriteString(" repeats-key")
 	}
 	if f.ValueField != "" {
 		b.WriteString(" value={p0}." + f.ValueField)

@@ -182,6 +182,37 @@ func writeList(b *strings.Builder, keys []Key) {
 	b.WriteString(")")
 }
 
+// Repeats reports whether k is computed from nothing but the constants and
+// the values key is computed from: whoever computes key computes k too.
+func (k Key) Repeats(key Key) bool {
+	have := make(map[string]bool)
+	key.leaves(func(l Key) { have[l.String()] = true })
+	named, repeats := false, true
+	k.leaves(func(l Key) {
+		if l.Kind != Const {
+			named = true
+			repeats = repeats && have[l.String()]
+		}
+	})
+	return named && repeats
+}
+
+// leaves calls f on each value k is computed from: constants, parameters,
+// globals, fields, loads, opaque values, and calls of no arguments (a fresh
+// value each time, as uuid.NewString()).
+func (k Key) leaves(f func(Key)) {
+	switch k.Kind {
+	case BinOp, Call, Invoke:
+		if len(k.Args) > 0 {
+			for _, a := range k.Args {
+				a.leaves(f)
+			}
+			return
+		}
+	}
+	f(k)
+}
+
 // Template reports whether the key depends only on constants, globals and
 // parameters: a key a wrapper takes from its caller.
 func (k Key) Template() bool {

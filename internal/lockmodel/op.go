@@ -106,7 +106,18 @@ func (op *Op) ConstValue() bool {
 	if op.Fact != nil && op.Fact.ConstValue || op.constField {
 		return true
 	}
-	return IsConst(op.Value)
+	return IsConst(op.Value) || op.RepeatsKey()
+}
+
+// RepeatsKey reports whether the stored (or compared) value is computed
+// only from what the key is computed from, as in SetNX(ctx, key, key, ttl)
+// or a value of the order id under "lock:"+id: every holder of the key has
+// the same one, as with a constant.
+func (op *Op) RepeatsKey() bool {
+	if op.Fact != nil && op.Fact.RepeatsKey {
+		return true
+	}
+	return op.Value != nil && keyValue(op.Value).Repeats(op.Tmpl)
 }
 
 // IsConst reports whether v is a constant (a literal or a named constant).

@@ -80,7 +80,7 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 			f.SplitTTL = true // a wrapper of one that sets the TTL second
 		}
 		if op.Kind == Acquire {
-			f.ConstValue = op.ConstValue()
+			f.ConstValue, f.RepeatsKey = op.ConstValue(), op.RepeatsKey()
 			f.Drops = !op.Outcome().Checked() && !op.Queued
 			f.Token, f.Grant = returnedToken(fn, op, ops)
 			f.Lease, f.LeaseKey = returnedLease(fn, op)
