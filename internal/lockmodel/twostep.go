@@ -126,7 +126,8 @@ func branchesOn(cond ssa.Value) []*ssa.BasicBlock {
 	var out []*ssa.BasicBlock
 	for _, ref := range *cond.Referrers() {
 		switch r := ref.(type) {
-		case *ssa.If:
+		case *ssa.If, *ssa.Return:
+			// A returned comparison is its caller's to branch on.
 			out = append(out, r.Block())
 		case *ssa.UnOp:
 			if r.Op == token.NOT {

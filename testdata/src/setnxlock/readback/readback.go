@@ -29,3 +29,32 @@ func (m *Mutex) Lock(ctx context.Context) bool {
 func (m *Mutex) Unlock(ctx context.Context) {
 	unlock.Run(ctx, m.rdb, []string{m.key}, m.value)
 }
+
+// Cache confirms its SETNX by reading back the value its caller passes:
+// with a constant, every caller reads back what it stored.
+type Cache struct{ rdb *redis.Client }
+
+func (c *Cache) TryLock(ctx context.Context, key, value string, ttl time.Duration) bool {
+	c.rdb.SetNX(ctx, key, value, ttl)
+	return c.rdb.Get(ctx, key).Val() == value
+}
+
+func (c *Cache) Unlock(ctx context.Context, key, value string) {
+	unlock.Run(ctx, c.rdb, []string{key}, value)
+}
+
+func grant(ctx context.Context, c *Cache, id string) {
+	if !c.TryLock(ctx, "lock:grant:"+id, "1", time.Minute) { // want `lock value is a constant in TryLock`
+		return
+	}
+	defer c.Unlock(ctx, "lock:grant:"+id, "1")
+}
+
+func readBackConst(ctx context.Context, rdb *redis.Client, id string) {
+	// A constant read back confirms nothing: every caller reads it.
+	rdb.SetNX(ctx, "lock:job:"+id, "locked", time.Minute) // want `lock value is a constant` `lock result ignored`
+	if rdb.Get(ctx, "lock:job:"+id).Val() != "locked" {
+		return
+	}
+	defer unlock.Run(ctx, rdb, []string{"lock:job:" + id}, "locked")
+}
