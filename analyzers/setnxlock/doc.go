@@ -18,7 +18,9 @@
 // releases. setnxlock reports, at the acquisition:
 //
 //   - a constant value: every holder stores the same value, so no release can
-//     check that it deletes its own lock;
+//     check that it deletes its own lock. So is a field set to one constant
+//     or never set, and a value computed from the key alone (the key itself,
+//     the order id under "lock:"+id);
 //   - no TTL: a holder that crashes keeps the lock forever;
 //   - SETNX followed by a separate EXPIRE: a crash between the two leaves a lock
 //     without TTL (fixed by passing the TTL to SetNX); inside one transaction the

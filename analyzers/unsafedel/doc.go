@@ -14,7 +14,12 @@
 //   - GET, compare in Go, then DEL: two round trips, and the lock can change
 //     hands between them;
 //   - a compare-and-delete script called with a constant token, which every
-//     holder matches;
+//     holder matches (a literal, a field set to one constant or never set,
+//     or a value computed from the key alone, as the key itself);
+//   - a release deferred before the acquisition's result is tested (ok, err
+//     := lock(); defer unlock(); if !ok { return }): a caller that lost the
+//     race deletes the winner's lock. Reported at the call when the
+//     release's plain delete is reported in its wrapper;
 //   - an EXPIRE or PEXPIRE refresh, or a SET of the key with a new TTL,
 //     without an owner check, which can extend another holder's lock; and
 //     either after a GET that found the owner's value, in two round trips (a
@@ -46,6 +51,9 @@
 // wrapper's package that a caller pairs it into a lock), else at the call,
 // naming it (in utils.TryLock), once per calling function. A problem the
 // caller's argument decides (a constant it passes) is reported at the call.
+// A command forwarder (a client's own Del(ctx, keys...) or SetNX(ctx, key,
+// value, ttl), named after the command, every operand its caller's) decides
+// nothing about a lock: what the caller does with it is reported at the call.
 //
 // Options: none of its own. Releases by in-house helpers named with
 // -lockmodel.release are taken as owner-checked.

@@ -69,6 +69,8 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 			token = "a token that repeats the key"
 		}
 		rep.Once(once, pos, "compare-and-delete"+where+" with "+token+": every holder matches; pass the owner's unique value")
+	case reported && early(l, r):
+		releasedEarly(rep, r)
 	case reported, r.Checked:
 	case r.TwoStep:
 		// Two steps through a wrapper's plain delete are decided here,
@@ -82,7 +84,26 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 			fixes = compareAndDelete(rep.Pass, l, r)
 		}
 		rep.Once(once, pos, "lock released"+where+" with plain "+cmd+": it deletes whoever holds it now; compare the owner and delete atomically", fixes...)
+		if pos != r.Pos() && early(l, r) {
+			releasedEarly(rep, r)
+		}
 	}
+}
+
+// early reports whether an unchecked release is deferred before the lock's
+// acquisition is checked.
+func early(l *lockmodel.Lock, r *lockmodel.Op) bool {
+	return l != nil && !r.Checked && l.ReleasedBeforeCheck(r)
+}
+
+// releasedEarly reports, at the release, what the call adds to its
+// wrapper's plain delete reported elsewhere: it runs for losers too.
+func releasedEarly(rep *report.Reporter, r *lockmodel.Op) {
+	name := command(r)
+	if r.Via != nil {
+		name = r.Via.Name()
+	}
+	rep.At(r.Pos(), r.Pos(), "release ("+name+") deferred before the lock is checked: a caller that did not get it deletes the holder's; defer it after the check")
 }
 
 // twoStepFact: two steps through a wrapper's plain delete are decided where

@@ -20,12 +20,14 @@ type fieldConsts map[*types.Var]bool
 func constFields(pkg *types.Package, funcs []*ssa.Function, inits map[*ssa.Global]ssa.Value) fieldConsts {
 	value := make(map[*types.Var]string)
 	varies := make(map[*types.Var]bool)
+	read := make(map[*types.Var]bool)
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if fn.Synthetic == "" {
 					escaped(instr, varies)
 				}
+				readField(instr, pkg, read, varies)
 				st, ok := instr.(*ssa.Store)
 				if !ok {
 					continue
@@ -60,7 +62,51 @@ func constFields(pkg *types.Package, funcs []*ssa.Function, inits map[*ssa.Globa
 			out[f] = true
 		}
 	}
+	for f := range read {
+		if _, set := value[f]; !set && !varies[f] {
+			out[f] = true // never set: always ""
+		}
+	}
 	return out
+}
+
+// readField records a string field of the package read by instr (a token
+// field the package forgot to set holds "" wherever it is read), and marks
+// it as varying when its address is used other than to load or store it.
+func readField(instr ssa.Instruction, pkg *types.Package, read, varies map[*types.Var]bool) {
+	var f *types.Var
+	switch x := instr.(type) {
+	case *ssa.FieldAddr:
+		f = storedField(x)
+		if f == nil {
+			return
+		}
+		for _, ref := range *x.Referrers() {
+			switch r := ref.(type) {
+			case *ssa.DebugRef:
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					varies[f] = true
+				}
+			case *ssa.Store:
+				if r.Addr != x {
+					varies[f] = true
+				}
+			default:
+				varies[f] = true
+			}
+		}
+	case *ssa.Field:
+		if st, ok := x.X.Type().Underlying().(*types.Struct); ok && x.Field < st.NumFields() {
+			f = st.Field(x.Field)
+		}
+	}
+	if f == nil || f.Exported() || f.Pkg() != pkg {
+		return
+	}
+	if b, ok := f.Type().Underlying().(*types.Basic); ok && b.Kind() == types.String {
+		read[f] = true
+	}
 }
 
 // storedField returns the field addr is the address of, nil for any other

@@ -68,3 +68,19 @@ func (t *Token) Lock(ctx context.Context) (bool, error) {
 func (t *Token) Unlock(ctx context.Context) error {
 	return release.Run(ctx, t.rdb, []string{t.key}, t.value).Err()
 }
+
+// Unset's constructor forgets the value: every lock stores "".
+type Unset struct {
+	rdb        *redis.Client
+	key, value string
+}
+
+func NewUnset(rdb *redis.Client, key string) *Unset { return &Unset{rdb: rdb, key: key} }
+
+func (l *Unset) Lock(ctx context.Context) (bool, error) {
+	return l.rdb.SetNX(ctx, l.key, l.value, 10*time.Second).Result() // want `lock value is a constant`
+}
+
+func (l *Unset) Unlock(ctx context.Context) error {
+	return release.Run(ctx, l.rdb, []string{l.key}, l.value).Err()
+}

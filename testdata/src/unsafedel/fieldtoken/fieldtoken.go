@@ -27,3 +27,35 @@ func (l *Lock) Lock(ctx context.Context) (bool, error) {
 func (l *Lock) Unlock(ctx context.Context) error {
 	return release.Run(ctx, l.rdb, []string{l.key}, l.token).Err() // want `compare-and-delete with a constant token: every holder matches`
 }
+
+// Mutex keeps a token field nothing sets: it is "" for every holder.
+type Mutex struct {
+	rdb        *redis.Client
+	key, token string
+}
+
+func NewMutex(rdb *redis.Client, key string) *Mutex { return &Mutex{rdb: rdb, key: key} }
+
+func (m *Mutex) Lock(ctx context.Context) (bool, error) {
+	return m.rdb.SetNX(ctx, m.key, m.token, 10*time.Second).Result()
+}
+
+func (m *Mutex) Unlock(ctx context.Context) error {
+	return release.Run(ctx, m.rdb, []string{m.key}, m.token).Err() // want `compare-and-delete with a constant token`
+}
+
+// Scanned has its token set through its address: it may hold anything.
+type Scanned struct {
+	rdb        *redis.Client
+	key, token string
+}
+
+func (s *Scanned) Load(read func(*string)) { read(&s.token) }
+
+func (s *Scanned) Lock(ctx context.Context) (bool, error) {
+	return s.rdb.SetNX(ctx, s.key, s.token, 10*time.Second).Result()
+}
+
+func (s *Scanned) Unlock(ctx context.Context) error {
+	return release.Run(ctx, s.rdb, []string{s.key}, s.token).Err()
+}

@@ -16,6 +16,10 @@ type Lock struct {
 	name, token string
 }
 
+func New(c *client.Client, name, token string) *Lock {
+	return &Lock{c: c, name: name, token: token}
+}
+
 func (l *Lock) key() string { return "lock:" + l.name }
 
 func (l *Lock) Lock(ctx context.Context) error {
