@@ -1,6 +1,8 @@
 package sqlcall
 
 import (
+	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -39,6 +41,10 @@ const (
 	partOn                         // ON text: bun's On("CONFLICT (id) DO NOTHING")
 	partIgnore                     // INSERT IGNORE
 	partFor                        // FOR text: bun's For("UPDATE")
+	partStartID                    // starts a statement of the row's kind on the row of one id: ent's UpdateOneID
+	partAdd                        // column = column + value: ent's Add<Field>
+	partClear                      // column = NULL: ent's Clear<Field>
+	partEntWhere                   // ent predicates
 	partInert                      // changes nothing a check asks about (ORDER BY, LIMIT, placeholders)
 	partRun                        // runs the statement
 )
@@ -49,6 +55,20 @@ type chainRow struct {
 	part             part
 	kind             sqltext.Kind // for partStart
 	lib              string
+	// For rows read from their shape (ent): the column a part names, the
+	// table a start names, whether the id comes from a model value, and
+	// whether the builder changes one row, failing when none matches.
+	column, table string
+	idFromModel   bool
+	entOne        bool
+}
+
+// rowOf returns the builder row of a function, or nil.
+func rowOf(obj *types.Func) *chainRow {
+	if row := chainRows[key{obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name()}]; row != nil {
+		return row
+	}
+	return entRow(obj)
 }
 
 // chainCall is one call of a chain, with its row.
@@ -61,11 +81,14 @@ type chainCall struct {
 // chain reads a call that runs a builder's statement, or returns nil when
 // obj is not such a terminal.
 func (r *Recognizer) chain(instr ssa.CallInstruction, obj *types.Func, recv ssa.Value) *Call {
-	row := chainRows[key{obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name()}]
-	if row == nil || row.part != partRun || recv == nil {
-		return nil
+	row := rowOf(obj)
+	if row == nil || row.part != partRun || recv == nil || row.lib == "ent" && instr.Parent().Pkg.Pkg == obj.Pkg() {
+		return nil // ent's builders calling each other run nothing of their own
 	}
 	c := &Call{Instr: instr, Lib: row.lib, Method: obj.Name(), Result: result(instr, nil)}
+	if row.lib == "ent" {
+		c.Result = entResult(instr, row)
+	}
 	calls, root, ok := walkBuilder(recv)
 	w := &writer{r: r, known: ok}
 	for _, cc := range calls {
@@ -76,7 +99,7 @@ func (r *Recognizer) chain(instr ssa.CallInstruction, obj *types.Func, recv ssa.
 		c.InTx = isTx(w.handle.Type()) || isTx(c.Handle.Type())
 	} else {
 		c.Handle = root
-		c.InTx = root != nil && isTx(root.Type())
+		c.InTx = root != nil && (isTx(root.Type()) || entTx(root))
 	}
 	if w.kind == sqltext.Unknown {
 		return c
@@ -122,12 +145,12 @@ func walkBuilder(v ssa.Value) (calls []chainCall, root ssa.Value, ok bool) {
 		if obj == nil || obj.Pkg() == nil {
 			break
 		}
-		row := chainRows[key{obj.Pkg().Path(), ssautil.RecvName(obj), obj.Name()}]
+		row := rowOf(obj)
 		if row == nil || row.part == partRun {
 			break
 		}
 		calls = append(calls, chainCall{row: row, call: call, args: args})
-		if row.part == partStart || recv == nil {
+		if row.part == partStart || row.part == partStartID || recv == nil {
 			v = recv
 			break
 		}
@@ -136,7 +159,7 @@ func walkBuilder(v ssa.Value) (calls []chainCall, root ssa.Value, ok bool) {
 	for i, j := 0, len(calls)-1; i < j; i, j = i+1, j-1 {
 		calls[i], calls[j] = calls[j], calls[i]
 	}
-	if len(calls) == 0 || calls[0].row.part != partStart {
+	if len(calls) == 0 || calls[0].row.part != partStart && calls[0].row.part != partStartID {
 		ok = false
 	}
 	return calls, v, ok
@@ -162,19 +185,40 @@ func (w *writer) add(cc chainCall) {
 	args := cc.args
 	switch cc.row.part {
 	case partStart:
-		w.kind = cc.row.kind
+		w.kind, w.table = cc.row.kind, cc.row.table
 		if len(args) > 0 && isString(args[0].Type()) {
 			w.table = w.name(args[0])
+		}
+	case partStartID:
+		w.kind, w.table = cc.row.kind, cc.row.table
+		w.where = append(w.where, cc.row.column+" = ?")
+		if cc.row.idFromModel || len(args) != 1 {
+			w.argsUnknown = true
+		} else {
+			w.whereArgs = append(w.whereArgs, bound(args[0]))
+		}
+	case partSet, partAdd, partClear:
+		if cc.row.column == "" {
+			if cc.row.part == partSet && len(args) == 2 {
+				w.setValue(w.name(args[0]), args[1])
+			}
+			return
+		}
+		w.setColumn(cc.row.part, cc.row.column, args)
+	case partEntWhere:
+		preds, ok := variadic(cc.call.Common(), args)
+		if !ok {
+			w.known = false
+			return
+		}
+		for _, p := range preds {
+			w.entWhere(p)
 		}
 	case partTable:
 		if elems, ok := variadic(cc.call.Common(), args); ok && len(elems) > 0 {
 			w.table = tableName(w.name(elems[0]))
 		} else {
 			w.known = false
-		}
-	case partSet:
-		if len(args) == 2 {
-			w.setValue(w.name(args[0]), args[1])
 		}
 	case partSetMap:
 		entries, ok := mapArg(args)
@@ -368,6 +412,45 @@ func (w *writer) name(v ssa.Value) string {
 		return "__hole__"
 	}
 	return text
+}
+
+// setColumn writes a part that names its column (ent's SetStatus(s),
+// AddBalance(n), ClearNote()).
+func (w *writer) setColumn(p part, column string, args []ssa.Value) {
+	switch {
+	case p == partClear:
+		w.set = append(w.set, column+" = NULL")
+	case len(args) != 1:
+		w.known = false
+	case w.kind == sqltext.Insert:
+		w.cols = append(w.cols, column)
+		w.values = append(w.values, "?")
+		w.valueArgs = append(w.valueArgs, bound(args[0]))
+	case p == partAdd:
+		// AddBalance(-n) is how ent decrements: written as the SQL a
+		// decrement is, so that its guard reads.
+		v, sign := negated(bound(args[0]))
+		w.set = append(w.set, column+" = "+column+" "+sign+" ?")
+		w.setArgs = append(w.setArgs, v)
+	default:
+		w.setValue(column, args[0])
+	}
+}
+
+// negated splits -n into n and "-", a negative constant into itself and
+// "-"; any other value is added.
+func negated(v ssa.Value) (ssa.Value, string) {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.SUB {
+			return x.X, "-"
+		}
+	case *ssa.Const:
+		if x.Value != nil && x.Value.Kind() == constant.Int && constant.Sign(x.Value) < 0 {
+			return x, "-"
+		}
+	}
+	return v, "+"
 }
 
 func (w *writer) setValue(column string, v ssa.Value) {

@@ -38,6 +38,19 @@
 //     primary key (SetFromValue); Set, Column, Where, WherePK, Returning, On,
 //     Ignore and For. A chain that joins paths, an Or, an IN list or a call
 //     that is not a row leaves it unknown.
+//   - ent, whose builders are generated into the program: rows by their
+//     shape (ent.go), methods of <Entity>Client (Update, UpdateOneID,
+//     UpdateOne, Create, Delete, DeleteOneID, DeleteOne), <Entity>Update and
+//     UpdateOne (Set<Field>, SetNillable<Field>, Add<Field> — a negative
+//     delta is written as a decrement —, Clear<Field>, Where, Select) and
+//     <Entity>Create (Set<Field>), run by Save, Exec and their X forms, in a
+//     package that imports ent. The table and columns are the entity
+//     package's Table and Field<Name> constants; predicates are its
+//     <Field>, <Field>EQ, NEQ, GT, GTE, LT, LTE, In, NotIn, IsNil, NotNil
+//     and And. The count Update and Delete return is the Result; for
+//     UpdateOne and DeleteOne, which fail with NotFoundError when their
+//     Where matches nothing, the error is. A builder in a client's Tx is
+//     InTx. Or, Not, edges and upserts leave it unknown.
 //
 // A test checks that every row of these tables names a function of the
 // library versions the test module pins.

@@ -57,6 +57,10 @@ func looked(v ssa.Value, returning bool, seen map[ssa.Value]bool) bool {
 			if looked(x.(ssa.Value), returning, seen) {
 				return true
 			}
+		case *ssa.BinOp:
+			if isCount(v.Type()) || isError(v.Type()) {
+				return true // ent's count, or the NotFoundError of UpdateOne
+			}
 		case *ssa.Return, *ssa.Store, *ssa.MakeClosure, *ssa.Send, *ssa.MapUpdate:
 			return true // it leaves the function: whoever gets it may check it
 		}
@@ -113,3 +117,5 @@ func field(t types.Type, i int) string {
 	}
 	return ""
 }
+
+func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }

@@ -56,6 +56,9 @@ func CountBranches(n ssa.Value) (won, lost []*ssa.BasicBlock) {
 // RowCounts returns the values that hold how many rows the statement whose
 // outcome result shows changed.
 func RowCounts(result ssa.Value) []ssa.Value {
+	if isCount(result.Type()) {
+		return []ssa.Value{result} // the count itself: ent's Update().Save
+	}
 	var out []ssa.Value
 	for _, ref := range *result.Referrers() {
 		switch x := ref.(type) {
