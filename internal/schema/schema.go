@@ -5,7 +5,9 @@
 // The schema is every .sql file under the module root (the nearest
 // directory holding go.mod above the analysed file), read in lexical path
 // order as migrations are applied: golang-migrate and dbmate layouts, goose
-// files (up to their `-- +goose Down` line), atlas and sqlc schema files.
+// files (up to their `-- +goose Down` line), atlas and sqlc schema files,
+// and the migration schema ent generates (ent/migrate/schema.go: its unique
+// indexes and columns, and primary keys).
 // Down migrations (*.down.sql, *_down.sql, and dbmate's `-- migrate:down`
 // sections) are skipped, and so are vendor, node_modules, testdata and dot
 // directories. A later DROP INDEX, ALTER TABLE … DROP CONSTRAINT or DROP TABLE
@@ -85,7 +87,7 @@ func Read(root string) *Schema {
 			}
 			return nil
 		}
-		if strings.HasSuffix(name, ".sql") && !down(name) && len(files) < maxFiles {
+		if (strings.HasSuffix(name, ".sql") && !down(name) || entMigrate(filepath.ToSlash(path))) && len(files) < maxFiles {
 			files = append(files, path)
 		}
 		return nil
@@ -101,6 +103,10 @@ func Read(root string) *Schema {
 			continue
 		}
 		total += len(data)
+		if strings.HasSuffix(f, ".go") {
+			s.apply(entKeys(data))
+			continue
+		}
 		s.apply(sqltext.DDL(upOnly(string(data))))
 	}
 	return s

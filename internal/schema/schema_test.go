@@ -69,3 +69,44 @@ func TestRefuses(t *testing.T) {
 		t.Errorf("no schema for a file outside any module")
 	}
 }
+
+// TestEntSchema reads the migration schema ent generated for the test
+// module's client, and a column marked unique.
+func TestEntSchema(t *testing.T) {
+	generated, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", "sqlcall", "entgen", "ent", "migrate", "schema.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"go.mod":                  "module example.com/m\n",
+		"ent/migrate/schema.go":   string(generated),
+		"other/migrate/schema.go": "package migrate\n\nvar T = &schema.Table{Name: \"ledger\", Indexes: nil}\n",
+		"pkg/ent/migrate/schema.go": `package migrate
+
+import "entgo.io/ent/dialect/sql/schema"
+
+var (
+	CodesColumns = []*schema.Column{{Name: "id", Increment: true}, {Name: "code", Unique: true}}
+	CodesTable   = &schema.Table{Name: "codes", Columns: CodesColumns, PrimaryKey: []*schema.Column{CodesColumns[0]}}
+)
+`,
+		"main.go": "package main\n",
+	})
+	s := ForFile(filepath.Join(root, "main.go"))
+	for _, c := range []struct {
+		table string
+		cols  []string
+		want  bool
+	}{
+		{"grants", []string{"user_id", "voucher_id"}, true},
+		{"grants", []string{"user_id"}, false},
+		{"orders", []string{"id", "user_id"}, false}, // an Increment key is drawn fresh
+		{"codes", []string{"code"}, true},
+		{"ledger", []string{"user_id"}, false},
+	} {
+		if _, ok := s.Refuses(c.table, c.cols); ok != c.want {
+			t.Errorf("Refuses(%s, %v) = %v, want %v", c.table, c.cols, ok, c.want)
+		}
+	}
+}

@@ -26,6 +26,10 @@ func entWrites(ctx context.Context, rs *redsync.Redsync, client *gen.Client, id 
 	if _, err := client.Order.Create().SetUserID(userID).SetAmount(10).Save(ctx); err != nil { // want `unfenced write under a TTL lock: after the lease expires it can repeat a newer holder's insert`
 		return err
 	}
+	// The unique index ent's schema declares on grants refuses a repeat.
+	if _, err := client.Grant.Create().SetUserID(userID).SetVoucherID(7).Save(ctx); err != nil {
+		return err
+	}
 	if err := client.Order.UpdateOneID(id).Where(order.StatusEQ("pending")).SetStatus("paid").Exec(ctx); err != nil {
 		return errStale
 	}
