@@ -33,7 +33,7 @@ var packages = map[string]kind{
 	"github.com/pkg/errors": pure,
 	// Database plumbing; the statements themselves are recognised by sqlcall.
 	"database/sql": pure, "github.com/jmoiron/sqlx": pure, "github.com/jackc/pgx": pure,
-	"github.com/jackc/pgconn": pure, "gorm.io/gorm": pure, "github.com/Masterminds/squirrel": pure,
+	"github.com/jackc/pgconn": pure, "gorm.io/gorm": pure, "github.com/jinzhu/gorm": pure, "github.com/Masterminds/squirrel": pure,
 	"github.com/uptrace/bun": pure, "entgo.io/ent": pure,
 	// The outside world.
 	"net": external, "os/exec": external, "syscall": external,

@@ -92,7 +92,7 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 	if obj == nil || obj.Pkg() == nil {
 		return nil
 	}
-	if obj.Pkg().Path() == gormPath {
+	if isGorm(obj.Pkg().Path()) {
 		return r.gorm(instr, obj, recv, args)
 	}
 	if c := r.chain(instr, obj, recv); c != nil {

@@ -22,8 +22,9 @@
 //   - any method typed ([ctx,] string, ...any) returning database/sql's
 //     Result, *Rows or *Row, or pgx's CommandTag, Rows or Row: sqlc's DBTX
 //     interface, and wrappers with the signature of the method they wrap.
-//   - gorm.io/gorm: raw SQL through (*DB).Exec and Raw, and builder
-//     statements, described below.
+//   - gorm.io/gorm, and gorm v1 (github.com/jinzhu/gorm), whose *DB has
+//     the same chain (its Update takes variadic attrs): raw SQL through
+//     (*DB).Exec and Raw, and builder statements, described below.
 //   - query builders, as rows of chainrows.go: github.com/Masterminds/squirrel
 //     (Update, Insert, Replace, Delete and Select, from the package or a
 //     StatementBuilder, run by Exec, Query, QueryRow, Scan and their Context

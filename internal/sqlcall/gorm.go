@@ -114,7 +114,7 @@ func walkChain(v ssa.Value) *chain {
 			break
 		}
 		obj, recv, _ := ssautil.Callee(call.Common())
-		if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != gormPath || recv == nil {
+		if obj == nil || obj.Pkg() == nil || !isGorm(obj.Pkg().Path()) || recv == nil {
 			break
 		}
 		if obj.Name() == "Begin" {
@@ -173,7 +173,7 @@ func transactionParam(p *ssa.Parameter) bool {
 				continue
 			}
 			obj, _, args := ssautil.Callee(call.Common())
-			if obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == gormPath && obj.Name() == "Transaction" &&
+			if obj != nil && obj.Pkg() != nil && isGorm(obj.Pkg().Path()) && obj.Name() == "Transaction" &&
 				len(args) > 0 && args[0] == v {
 				return true
 			}
@@ -375,6 +375,17 @@ func clauseName(t types.Type) string {
 func (b *builder) finish(c *ssa.CallCommon, name string, args []ssa.Value) bool {
 	if len(args) == 0 {
 		return false
+	}
+	if (name == "Update" || name == "UpdateColumn") && c.Signature().Variadic() {
+		// gorm v1: Update(attrs ...interface{}), a column and its value or
+		// one map or struct.
+		attrs, ok := variadic(c, args)
+		if !ok || len(attrs) == 0 {
+			return false
+		}
+		if args = attrs; len(attrs) == 1 {
+			name = "Updates"
+		}
 	}
 	value := ssautil.Unwrap(args[0])
 	switch name {

@@ -54,7 +54,7 @@ type failed struct{ guard.Failed }
 
 // sqlPackages are the packages that run SQL.
 var sqlPackages = map[string]bool{
-	stdPath: true, sqlxPath: true, gormPath: true,
+	stdPath: true, sqlxPath: true, gormPath: true, gormV1Path: true,
 	"github.com/jackc/pgx/v5": true, "github.com/jackc/pgx/v5/pgxpool": true,
 	"github.com/jackc/pgx/v4": true, "github.com/jackc/pgx/v4/pgxpool": true,
 	squirrelPath: true, bunPath: true, entPath: true, entPath + "/dialect/sql": true,

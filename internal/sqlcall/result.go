@@ -99,7 +99,7 @@ func library(obj *types.Func) bool {
 		return true
 	}
 	switch p := obj.Pkg().Path(); p {
-	case stdPath, sqlxPath, gormPath, "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgconn":
+	case stdPath, sqlxPath, gormPath, gormV1Path, "github.com/jackc/pgx/v5/pgconn", "github.com/jackc/pgconn":
 		return true
 	default:
 		for _, q := range pgxPaths {

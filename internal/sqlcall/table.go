@@ -20,6 +20,9 @@ const (
 	stdPath  = "database/sql"
 	sqlxPath = "github.com/jmoiron/sqlx"
 	gormPath = "gorm.io/gorm"
+	// gormV1Path is gorm before v2, whose *DB has the same chain and
+	// finishers (Update takes its column and value as variadic attrs).
+	gormV1Path = "github.com/jinzhu/gorm"
 )
 
 var pgxPaths = []string{
@@ -147,3 +150,6 @@ var gormChain = map[string]bool{
 }
 
 type key struct{ path, recv, name string }
+
+// isGorm reports whether path is gorm's, of either major version.
+func isGorm(path string) bool { return path == gormPath || path == gormV1Path }
