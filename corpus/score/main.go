@@ -50,6 +50,7 @@ func main() {
 	src := flag.String("src", "/work/corpus/src", "directory of the checkouts")
 	labels := flag.String("labels", "corpus", "directory holding repos.tsv and labels/")
 	verbose := flag.Bool("v", false, "list misses and silent-row hits")
+	whole := flag.Bool("whole", false, "score the repositories as one held-out set, not by halves")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: score [-src DIR] [-labels DIR] [-v] OUTDIR")
@@ -72,7 +73,11 @@ func main() {
 			}
 		}
 	}
-	for _, h := range []string{"A", "B"} {
+	halves := []string{"A", "B"}
+	if *whole {
+		halves, half = []string{"all"}, func(string) string { return "all" }
+	}
+	for _, h := range halves {
 		var names []string
 		for _, r := range repos {
 			if half(r) == h {
@@ -124,7 +129,7 @@ func main() {
 	fmt.Printf("findings %d, unlabelled %d\n", len(finds), unlabelled)
 }
 
-func half(repo string) string {
+var half = func(repo string) string {
 	if sum := sha1.Sum([]byte(repo)); sum[0]>>4 < 8 {
 		return "A"
 	}
