@@ -26,8 +26,10 @@
 //     both places, and the value that placeholder binds is a token the lock
 //     service issued atomically with this lock's grant;
 //  2. it is a compare-and-set: its WHERE pins the prior state of something its
-//     SET changes (see below), or it is an INSERT … ON CONFLICT DO NOTHING,
-//     or an INSERT that goctl (go-zero's model generator) wrote for a table
+//     SET changes (see below), or it is an INSERT … ON CONFLICT DO NOTHING
+//     (but not ON CONFLICT (id) on an id drawn fresh for the insert, a uuid
+//     made in Go, gen_random_uuid() or a serial default: that conflict never
+//     fires), or an INSERT that goctl (go-zero's model generator) wrote for a table
 //     whose key the caller supplies, which a second insert of the row fails on;
 //  3. it runs in a transaction that first locked the row (SELECT … FOR UPDATE);
 //  4. another write decided that this caller won: a compare-and-set that admits

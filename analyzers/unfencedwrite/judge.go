@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockvet/lockvet/internal/effects"
 	"github.com/lockvet/lockvet/internal/lockmodel"
+	"github.com/lockvet/lockvet/internal/sqlcall"
 	"github.com/lockvet/lockvet/internal/sqltext"
 )
 
@@ -42,7 +43,7 @@ func judge(w effects.RegionWrite, l *lockmodel.Lock, fence map[string]bool) find
 	switch {
 	case w.Serialized && st.Kind.Writes():
 		return finding{v: serialized}
-	case st.Kind == sqltext.Insert && (st.OnConflict == "nothing" || w.Keyed):
+	case st.Kind == sqltext.Insert && (st.OnConflict == "nothing" && !freshConflict(w) || w.Keyed):
 		return finding{v: idempotent}
 	case st.Kind == sqltext.Insert && st.OnConflict == "update", st.Kind == sqltext.Update, st.Kind == sqltext.Merge:
 		return judgeUpdate(w, l, fence)
@@ -187,4 +188,26 @@ func mentionsAny(text string, cols map[string]bool) bool {
 
 func isWord(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
+
+// freshConflict reports an ON CONFLICT (c) DO NOTHING whose c is drawn
+// fresh for each insert (a uuid made in Go, gen_random_uuid(), a serial
+// left to its default): the conflict never fires, so a repeated insert goes
+// in.
+func freshConflict(w effects.RegionWrite) bool {
+	st := w.Stmt
+	if len(st.ConflictTarget) != 1 {
+		return false
+	}
+	col := st.ConflictTarget[0]
+	o, ok := st.ValueOf(col)
+	switch {
+	case !ok:
+		return col == "id" && len(st.Columns) > 0 && len(st.Values) == len(st.Columns) // left to its default
+	case sqlcall.FreshSQL(o):
+		return true
+	case o.Kind == sqltext.OpPlaceholder && o.Placeholder > 0 && o.Placeholder <= len(w.Args):
+		return w.Args[o.Placeholder-1] != nil && sqlcall.Fresh(w.Args[o.Placeholder-1])
+	}
+	return false
 }

@@ -142,6 +142,8 @@ func checkWrite(r *report.Reporter, call ssa.CallInstruction, w effects.RegionWr
 	}
 	pos := callPos(call)
 	switch {
+	case f.v == unfenced && w.Stmt.Kind == sqltext.Insert && w.Stmt.OnConflict == "nothing":
+		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: ON CONFLICT ("+w.Stmt.ConflictTarget[0]+") never fires on a key drawn fresh, so after the lease expires it can repeat a newer holder's insert; conflict on a key of the work itself", fixes...)
 	case f.v == unfenced && w.Stmt.Kind == sqltext.Insert && w.Stmt.OnConflict == "":
 		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can repeat a newer holder's insert; "+uniqueAdvice(w.Stmt, reads), fixes...)
 	case f.v == unfenced:

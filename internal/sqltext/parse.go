@@ -328,6 +328,12 @@ func (p *parser) insert(st *Stmt, i, hi int) {
 		st.Columns = p.names(i+1, p.closer(i))
 		i = p.step(i)
 	}
+	if p.isAny(i, "VALUES", "VALUE") && p.punct(i+1, "(") && !p.punct(p.step(i+1), ",") {
+		for _, v := range p.tuple(i+1, p.step(i+1)) {
+			st.Values = append(st.Values, p.operand(v[0], v[1]))
+		}
+		i = p.step(i + 1)
+	}
 	if p.is(i, "SET") { // MySQL INSERT ... SET a = 1, b = 2
 		end := p.seek(i+1, hi, "ON", "RETURNING")
 		for _, a := range p.assigns(i+1, end, nil) {
@@ -353,6 +359,9 @@ func (p *parser) insert(st *Stmt, i, hi int) {
 // onConflict reads the rest of ON CONFLICT [target] DO ...; the target's
 // own WHERE is an index predicate, not a condition on the write.
 func (p *parser) onConflict(st *Stmt, i, hi int, self []string) {
+	if p.punct(i, "(") {
+		st.ConflictTarget = p.names(i+1, p.closer(i))
+	}
 	do := p.seek(i, hi, "DO")
 	switch {
 	case p.is(do+1, "NOTHING"):

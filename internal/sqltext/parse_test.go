@@ -207,9 +207,9 @@ var parseCases = []parseCase{
 	{"upsert cockroach", `UPSERT INTO t (a) VALUES (1)`, Stmt{
 		Kind: Insert, Table: "t", Columns: cols("a"), OnConflict: "update"}},
 	{"on conflict do nothing", `INSERT INTO locks (name, owner) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, Stmt{
-		Kind: Insert, Table: "locks", Columns: cols("name", "owner"), OnConflict: "nothing", Placeholders: 2}},
+		Kind: Insert, Table: "locks", Columns: cols("name", "owner"), OnConflict: "nothing", ConflictTarget: cols("name"), Placeholders: 2}},
 	{"on conflict index predicate", `INSERT INTO t (a) VALUES (1) ON CONFLICT (a) WHERE a > 0 DO NOTHING`, Stmt{
-		Kind: Insert, Table: "t", Columns: cols("a"), OnConflict: "nothing"}},
+		Kind: Insert, Table: "t", Columns: cols("a"), OnConflict: "nothing", ConflictTarget: cols("a")}},
 	{"on conflict constraint do update where", `INSERT INTO leases AS l (name, owner, token) VALUES ($1, $2, $3)
 		ON CONFLICT ON CONSTRAINT leases_pkey DO UPDATE SET owner = EXCLUDED.owner, token = EXCLUDED.token, n = l.n + 1
 		WHERE l.token < EXCLUDED.token RETURNING token`, Stmt{
@@ -345,6 +345,7 @@ func TestParse(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := Parse(c.src)
 			got.PlaceholderStyle = "" // TestPlaceholderStyle's
+			got.Values = nil          // TestValues's
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Parse(%q)\n got %+v\nwant %+v", c.src, got, c.want)
 			}
@@ -409,6 +410,31 @@ func TestPlaceholderStyle(t *testing.T) {
 	} {
 		if got := Parse(src).NextPlaceholder("expected"); got != want {
 			t.Errorf("NextPlaceholder(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestValues(t *testing.T) {
+	for _, c := range []struct {
+		src, column string
+		want        string // the operand's text; "-" when none
+		target      []string
+	}{
+		{`INSERT INTO payments (id, order_id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, "id", "$1", []string{"id"}},
+		{`INSERT INTO payments (id, order_id) VALUES (gen_random_uuid(), $1) ON CONFLICT (order_id) DO NOTHING`, "id", "gen_random_uuid()", []string{"order_id"}},
+		{`INSERT INTO t (a, b) VALUES (1, 2), (3, 4)`, "a", "-", nil},
+		{`INSERT INTO t (a) SELECT x FROM u`, "a", "-", nil},
+		{`INSERT INTO t VALUES (1, 2)`, "a", "-", nil},
+		{`INSERT INTO t (a, b) VALUES (1)`, "a", "-", nil},
+		{`INSERT INTO t (a) VALUES (?) ON CONFLICT ON CONSTRAINT t_pkey DO NOTHING`, "a", "?", nil},
+	} {
+		st := Parse(c.src)
+		got := "-"
+		if o, ok := st.ValueOf(c.column); ok {
+			got = o.Text
+		}
+		if got != c.want || !reflect.DeepEqual(st.ConflictTarget, c.target) {
+			t.Errorf("Parse(%q): %s = %q, target %v; want %q, %v", c.src, c.column, got, st.ConflictTarget, c.want, c.target)
 		}
 	}
 }

@@ -130,6 +130,9 @@ type Stmt struct {
 	// Columns is the INSERT/REPLACE column list (or MySQL INSERT ... SET
 	// columns, or the MERGE insert list), lower-cased.
 	Columns []string
+	// Values is the one row of an INSERT's VALUES, in the order of Columns;
+	// nil for several rows, a SELECT or a SET form.
+	Values []Operand
 	// Set is the UPDATE SET list, the upsert update list (ON CONFLICT DO
 	// UPDATE SET, ON DUPLICATE KEY UPDATE), or the MERGE update lists.
 	Set []Assign
@@ -152,6 +155,8 @@ type Stmt struct {
 	// INSERT OR IGNORE; "update" for ON CONFLICT DO UPDATE, ON DUPLICATE
 	// KEY UPDATE, INSERT OR REPLACE and UPSERT; "" otherwise.
 	OnConflict string
+	// ConflictTarget is the column list of ON CONFLICT (a, b), lower-cased.
+	ConflictTarget []string
 	// Locking is the first row-locking clause anywhere in the statement
 	// (including CTEs and subqueries, where queue-claiming queries put it):
 	// "FOR UPDATE", "FOR NO KEY UPDATE", "FOR SHARE", "FOR KEY SHARE" or
@@ -169,4 +174,17 @@ type Stmt struct {
 	// PlaceholderStyle is how the first placeholder starts: "$" ($1), "?",
 	// ":" or "@" (named), or another lead character; "" if there is none.
 	PlaceholderStyle string
+}
+
+// ValueOf returns what a one-row INSERT writes into column.
+func (st Stmt) ValueOf(column string) (Operand, bool) {
+	if len(st.Values) != len(st.Columns) {
+		return Operand{}, false
+	}
+	for i, c := range st.Columns {
+		if c == column {
+			return st.Values[i], true
+		}
+	}
+	return Operand{}, false
 }
