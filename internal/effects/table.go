@@ -34,7 +34,7 @@ var packages = map[string]kind{
 	// Database plumbing; the statements themselves are recognised by sqlcall.
 	"database/sql": pure, "github.com/jmoiron/sqlx": pure, "github.com/jackc/pgx": pure,
 	"github.com/jackc/pgconn": pure, "gorm.io/gorm": pure, "github.com/jinzhu/gorm": pure, "github.com/Masterminds/squirrel": pure,
-	"github.com/uptrace/bun": pure, "entgo.io/ent": pure,
+	"github.com/uptrace/bun": pure, "entgo.io/ent": pure, "xorm.io/xorm": pure, "github.com/go-xorm/xorm": pure,
 	// The outside world.
 	"net": external, "os/exec": external, "syscall": external,
 	"google.golang.org/grpc": external, "github.com/segmentio/kafka-go": external,

@@ -45,8 +45,10 @@ const (
 	partAdd                        // column = column + value: ent's Add<Field>
 	partClear                      // column = NULL: ent's Clear<Field>
 	partEntWhere                   // ent predicates
+	partWhereID                    // WHERE id = the argument: xorm's ID
 	partInert                      // changes nothing a check asks about (ORDER BY, LIMIT, placeholders)
 	partRun                        // runs the statement
+	partRunBean                    // runs a statement of the row's kind on its bean argument's table: xorm's Update(&o)
 )
 
 // chainRow is one builder call: its function and what it adds.
@@ -82,17 +84,21 @@ type chainCall struct {
 // obj is not such a terminal.
 func (r *Recognizer) chain(instr ssa.CallInstruction, obj *types.Func, recv ssa.Value) *Call {
 	row := rowOf(obj)
-	if row == nil || row.part != partRun || recv == nil || row.lib == "ent" && instr.Parent().Pkg.Pkg == obj.Pkg() {
+	if row == nil || row.part != partRun && row.part != partRunBean || recv == nil || row.lib == "ent" && instr.Parent().Pkg.Pkg == obj.Pkg() {
 		return nil // ent's builders calling each other run nothing of their own
 	}
 	c := &Call{Instr: instr, Lib: row.lib, Method: obj.Name(), Result: result(instr, nil)}
 	if row.lib == "ent" {
 		c.Result = entResult(instr, row)
 	}
-	calls, root, ok := walkBuilder(recv)
-	w := &writer{r: r, known: ok}
+	calls, root, straight, started := walkBuilder(recv)
+	w := &writer{r: r, known: straight && (started || row.part == partRunBean)}
 	for _, cc := range calls {
 		w.add(cc)
+	}
+	if row.part == partRunBean {
+		_, _, args := ssautil.Callee(instr.Common())
+		w.bean(instr, row, args)
 	}
 	if w.handle != nil {
 		c.Handle = Origin(w.handle)
@@ -128,9 +134,10 @@ func (r *Recognizer) chain(instr ssa.CallInstruction, obj *types.Func, recv ssa.
 }
 
 // walkBuilder returns the chain's calls from its start outwards, the value it
-// starts from, and whether the chain is one straight line of rows.
-func walkBuilder(v ssa.Value) (calls []chainCall, root ssa.Value, ok bool) {
-	ok = true
+// starts from, whether the chain is one straight line of rows, and whether it
+// begins with a row that starts a statement.
+func walkBuilder(v ssa.Value) (calls []chainCall, root ssa.Value, straight, started bool) {
+	ok := true
 	for range 64 {
 		v = ssautil.Assigned(v)
 		if _, isPhi := v.(*ssa.Phi); isPhi {
@@ -159,10 +166,8 @@ func walkBuilder(v ssa.Value) (calls []chainCall, root ssa.Value, ok bool) {
 	for i, j := 0, len(calls)-1; i < j; i, j = i+1, j-1 {
 		calls[i], calls[j] = calls[j], calls[i]
 	}
-	if len(calls) == 0 || calls[0].row.part != partStart && calls[0].row.part != partStartID {
-		ok = false
-	}
-	return calls, v, ok
+	started = len(calls) > 0 && (calls[0].row.part == partStart || calls[0].row.part == partStartID)
+	return calls, v, ok, started
 }
 
 // writer writes a builder's statement out as SQL text with ? placeholders,
@@ -189,6 +194,13 @@ func (w *writer) add(cc chainCall) {
 		if len(args) > 0 && isString(args[0].Type()) {
 			w.table = w.name(args[0])
 		}
+	case partWhereID:
+		if len(args) != 1 {
+			w.known = false
+			return
+		}
+		w.where = append(w.where, "id = ?")
+		w.whereArgs = append(w.whereArgs, bound(args[0]))
 	case partStartID:
 		w.kind, w.table = cc.row.kind, cc.row.table
 		w.where = append(w.where, cc.row.column+" = ?")
@@ -412,6 +424,30 @@ func (w *writer) name(v ssa.Value) string {
 		return "__hole__"
 	}
 	return text
+}
+
+// bean reads the finisher of a chain that names its statement last (xorm's
+// Update(&order), Insert(&order), Delete(&order)): the kind, and the table
+// and columns of its bean. A second bean, or conditions taken from one, make
+// the statement unknown.
+func (w *writer) bean(instr ssa.CallInstruction, row *chainRow, args []ssa.Value) {
+	w.kind = row.kind
+	beans, ok := variadic(instr.Common(), args)
+	if !ok || len(beans) == 0 || len(beans) > 1 && row.kind != sqltext.Update {
+		w.known = false
+		return
+	}
+	if row.kind == sqltext.Update && len(beans) > 1 {
+		w.known = false // a condition bean: its non-zero fields are the WHERE
+	}
+	m := w.r.readXormModel(ssautil.Unwrap(beans[0]).Type())
+	w.model = &m
+	if w.table == "" {
+		w.table = m.table
+	}
+	if row.kind == sqltext.Delete && len(w.where) == 0 {
+		w.known = false // the bean's non-zero fields are the WHERE
+	}
 }
 
 // setColumn writes a part that names its column (ent's SetStatus(s),

@@ -84,5 +84,6 @@ func builderRows() map[key]*chainRow {
 	add(on(partFor), []string{"SelectQuery"}, "For")
 	add(on(partInert), []string{"UpdateQuery"}, "OmitZero")
 	add(on(partInert), []string{"SelectQuery"}, "Column", "Order", "Limit", "Offset")
+	addXormRows(add)
 	return m
 }

@@ -52,6 +52,13 @@
 //     UpdateOne and DeleteOne, which fail with NotFoundError when their
 //     Where matches nothing, the error is. A builder in a client's Tx is
 //     InTx. Or, Not, edges and upserts leave it unknown.
+//   - xorm (xorm.io/xorm, github.com/go-xorm/xorm), whose chains name their
+//     statement last (xorm.go): Where, And, ID, Table and Cols on an Engine
+//     or Session, run by Update, Insert, InsertOne or Delete of a bean,
+//     whose type names the table (snake case, singular, or its TableName)
+//     and, for an Update without Cols, writes from a value; the count they
+//     return is the Result. A Delete or Update whose conditions come from a
+//     bean is unknown; a Session's Begin is not InTx.
 //
 // A test checks that every row of these tables names a function of the
 // library versions the test module pins.

@@ -58,6 +58,7 @@ var sqlPackages = map[string]bool{
 	"github.com/jackc/pgx/v5": true, "github.com/jackc/pgx/v5/pgxpool": true,
 	"github.com/jackc/pgx/v4": true, "github.com/jackc/pgx/v4/pgxpool": true,
 	squirrelPath: true, bunPath: true, entPath: true, entPath + "/dialect/sql": true,
+	xormPaths[0]: true, xormPaths[1]: true,
 }
 
 // Relevant reports whether pass's package can run SQL: it imports a SQL

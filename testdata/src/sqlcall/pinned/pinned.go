@@ -7,11 +7,14 @@ import (
 	_ "database/sql"
 
 	_ "github.com/Masterminds/squirrel"
+	_ "github.com/go-xorm/xorm"
 	_ "github.com/jackc/pgx/v4"
 	_ "github.com/jackc/pgx/v4/pgxpool"
 	_ "github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/pgxpool"
+	_ "github.com/jinzhu/gorm"
 	_ "github.com/jmoiron/sqlx"
 	_ "github.com/uptrace/bun"
 	_ "gorm.io/gorm"
+	_ "xorm.io/xorm"
 )
