@@ -138,7 +138,8 @@ func readFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 }
 
 // returnsReply reports whether every return of fn hands back the reply of
-// op's call: the call itself, or its Result or Val.
+// op's call (the call itself, or its Result or Val) or a constant (the ""
+// of a miss or an error), and one hands back the reply.
 func returnsReply(fn *ssa.Function, op *Op) bool {
 	call, ok := op.Instr.(*ssa.Call)
 	if !ok {
@@ -151,6 +152,9 @@ func returnsReply(fn *ssa.Function, op *Op) bool {
 			continue
 		}
 		v := ssautil.Unwrap(ret.Results[0])
+		if _, ok := v.(*ssa.Const); ok {
+			continue // "" on a miss or an error: the caller compares it too
+		}
 		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
 			v = ex.Tuple // the value of Result()
 		}
