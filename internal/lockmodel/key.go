@@ -95,6 +95,15 @@ func readKey(v ssa.Value, depth int) Key {
 		return Key{Kind: BinOp, Text: x.Op.String(), Args: []Key{readKey(x.X, depth+1), readKey(x.Y, depth+1)}}
 	case *ssa.Call:
 		return callKey(x, depth)
+	case *ssa.Slice:
+		// A slice literal, as strings.Join([]string{prefix, id}, ":") takes.
+		if elems, ok := ssautil.SliceElems(x); ok {
+			k := Key{Kind: Call, Text: "[]", Args: make([]Key, len(elems))}
+			for i, e := range elems {
+				k.Args[i] = readKey(e, depth+1)
+			}
+			return k
+		}
 	}
 	return opaque(v)
 }

@@ -99,13 +99,20 @@ func paired(pass *analysis.Pass, model *lockmodel.Model) []link.Wrapper {
 	var out []link.Wrapper
 	for _, l := range model.Locks {
 		for _, op := range append(append([]*lockmodel.Op{l.Acquire}, l.Releases...), l.Refreshes...) {
-			pkg, fn := op.WrapperFunc()
-			if op.Fact != nil && op.Fact.Forwards {
-				continue // reported at the call: the forwarder decides nothing
-			}
-			if w := (link.Wrapper{Pkg: pkg, Func: fn}); fn != "" && pkg != pass.Pkg.Path() && !seen[w] {
-				seen[w] = true
-				out = append(out, w)
+			// Through this package's own wrappers to the first of another
+			// package's: LockNodeStatus → cache.Lock.
+			for o := op; o != nil; o = o.Inner {
+				pkg, fn := o.WrapperFunc()
+				if o.Fact != nil && o.Fact.Forwards {
+					break // reported at the call: the forwarder decides nothing
+				}
+				if w := (link.Wrapper{Pkg: pkg, Func: fn}); fn != "" && pkg != pass.Pkg.Path() {
+					if !seen[w] {
+						seen[w] = true
+						out = append(out, w)
+					}
+					break
+				}
 			}
 		}
 	}

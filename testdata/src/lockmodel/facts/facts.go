@@ -4,6 +4,7 @@ package facts
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -109,4 +110,9 @@ func (l *Locker) Del(ctx context.Context, keys ...string) error { // want Del:`r
 // A forwarder by name that adds its own value is a lock helper.
 func (l *Locker) Setnx(ctx context.Context, key string) bool { // want Setnx:`acquire \{p2\} via SETNX const`
 	return l.rdb.SetNX(ctx, key, "1", time.Minute).Val()
+}
+
+// A key joined from a slice literal is a template of its elements.
+func (l *Locker) LockJoined(ctx context.Context, name string) bool { // want LockJoined:`acquire Join\(\[\]\(c:"lock", \{p2\}\), c:":"\) via SETNX`
+	return l.rdb.SetNX(ctx, strings.Join([]string{"lock", name}, ":"), uuid.NewString(), time.Minute).Val()
 }
