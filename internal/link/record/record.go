@@ -130,11 +130,23 @@ func calls(pass *analysis.Pass) []link.Iface {
 			return
 		}
 		named, ok := types.Unalias(derefType(sel.Recv())).(*types.Named)
-		if !ok || !types.IsInterface(named) || seen[named] || named.Obj().Pkg() == nil {
+		if !ok || !types.IsInterface(named) {
 			return
 		}
-		seen[named] = true
-		out = append(out, link.Iface{Name: link.TypeName(named), Methods: methods(named)})
+		add := func(n *types.Named) {
+			if !seen[n] && n.Obj().Pkg() != nil {
+				seen[n] = true
+				out = append(out, link.Iface{Name: link.TypeName(n), Methods: methods(n)})
+			}
+		}
+		add(named)
+		// A method of an embedded interface (Store embeds LockStore) is
+		// looked up by the interface that declares it.
+		if recv := sel.Obj().(*types.Func).Type().(*types.Signature).Recv(); recv != nil {
+			if decl, ok := types.Unalias(recv.Type()).(*types.Named); ok && types.IsInterface(decl) {
+				add(decl)
+			}
+		}
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
