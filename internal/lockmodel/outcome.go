@@ -47,6 +47,8 @@ func (op *Op) computeOutcome() Outcome {
 	u := usage{wrapper: op.Fact != nil}
 	u.walk(call, isErrorType(call.Type()), op.NilIsError, 0) // Lock() error: the error is the result
 	switch {
+	case u.loggedFailure:
+		return Logged
 	case u.value:
 		return Gated
 	case u.gatingErr && !u.nilOnly:
@@ -64,7 +66,10 @@ type usage struct {
 	gatingErr bool // an error that reports "not acquired" is looked at
 	nilOnly   bool // that error is only compared with the nil-reply sentinel
 	logged    bool // a test of either only logs a failure (onlyLogs)
-	wrapper   bool // the acquisition is a wrapper's call, whose results may include the lock's token
+	// loggedFailure: a test for one kind of failure only logs it, whatever
+	// the other tests do.
+	loggedFailure bool
+	wrapper       bool // the acquisition is a wrapper's call, whose results may include the lock's token
 }
 
 func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
@@ -136,10 +141,18 @@ func (u *usage) call(v ssa.Value, call *ssa.Call, isErr, nilIsError bool, depth 
 			return
 		}
 	}
-	if obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "errors" && obj.Name() == "Is" && isErr &&
-		len(args) == 2 && isNilSentinel(args[1]) {
-		u.sawErr(nilIsError, true)
-		return
+	if obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "errors" && obj.Name() == "Is" && isErr && len(args) == 2 {
+		if isNilSentinel(args[1]) {
+			u.sawErr(nilIsError, true)
+			return
+		}
+		// A test for one failure (errors.Is(err, redislock.ErrNotObtained))
+		// whose branch only logs lets that failure into the work.
+		for _, ref := range *call.Referrers() {
+			if test, ok := ref.(*ssa.If); ok && onlyLogs(test, 0) {
+				u.loggedFailure = true
+			}
+		}
 	}
 	u.saw(isErr, nilIsError)
 }

@@ -6,10 +6,12 @@ package logged
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
 	"log/slog"
 	"time"
 
+	"github.com/bsm/redislock"
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 )
@@ -170,4 +172,34 @@ func DefersThenWorks(ctx context.Context, rdb *redis.Client, id string) {
 		defer unlockScript.Run(ctx, rdb, []string{"lock:both:" + id}, token)
 	}
 	work()
+}
+
+// NotObtainedLogged tells bsm/redislock's not-obtained error apart and only
+// prints it: the work runs without the lock whenever another holder has it.
+func NotObtainedLogged(ctx context.Context, rdb *redis.Client, id string) {
+	lock, err := redislock.New(rdb).Obtain(ctx, "lock:"+id, time.Second, nil) // want `lock failure does not stop the work`
+	switch {
+	case errors.Is(err, redislock.ErrNotObtained):
+		fmt.Println("could not obtain lock")
+	case err != nil:
+		log.Fatalln(err)
+	default:
+		defer lock.Release(ctx)
+	}
+	work()
+}
+
+// NotObtainedReturns returns on it: gated.
+func NotObtainedReturns(ctx context.Context, rdb *redis.Client, id string) error {
+	lock, err := redislock.New(rdb).Obtain(ctx, "lock:"+id, time.Second, nil)
+	if errors.Is(err, redislock.ErrNotObtained) {
+		fmt.Println("busy")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	work()
+	return nil
 }
