@@ -32,7 +32,8 @@
 //   - a failure that does not stop the work: the branch taken when the lock
 //     was not acquired only logs, or is empty, and falls through into the
 //     work (if err != nil { log.Println(err) }, if ok { defer unlock() }
-//     before the work). A branch that returns, continues, retries, sets a
+//     before the work, or a test for one failure that only logs it:
+//     case errors.Is(err, redislock.ErrNotObtained): fmt.Println(…)). A branch that returns, continues, retries, sets a
 //     flag that later decides, or calls Fatal or Panic gates the work, and so
 //     does a test after which the function only returns;
 //   - an error compared only with the not-set reply (redis.Nil, redis.ErrNil):
