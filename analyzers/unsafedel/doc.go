@@ -40,7 +40,10 @@
 // in scope at a go-redis or redigo DEL, the suggested fix does this rewrite.
 //
 // Deletes of keys that no SET NX acquired (cache invalidation, dedup markers) are
-// never reported.
+// never reported, nor are the deletes of a once-marker: a key set if absent
+// that only an error deletes again, or one with a TTL of an hour or more
+// that the path on which the work goes through leaves in place (a dedupe key
+// a failed publish deletes to let a retry through).
 //
 // Where a wrapper's problem is reported: a problem the wrapper alone decides
 // (a constant value or a missing TTL inside TryLock, a plain DEL inside

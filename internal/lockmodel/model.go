@@ -136,7 +136,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	linkInner(byRoot, local)
 	for _, root := range sortedRoots(byRoot) {
-		m.Locks = append(m.Locks, pairInFunc(byRoot[root])...)
+		for _, l := range pairInFunc(byRoot[root]) {
+			if !l.marker() {
+				m.Locks = append(m.Locks, l)
+			}
+		}
 	}
 	runsUnder := callbackFacts(m.Locks)
 	m.Callbacks = callbacks(pass, prog.SrcFuncs, runsUnder)

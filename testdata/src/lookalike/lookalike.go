@@ -134,3 +134,36 @@ func login(ctx context.Context, rdb *redis.Client, phone, code string, createSes
 	}
 	return createSession()
 }
+
+// Dedupe markers that a failure deletes again, to let a retry through: the
+// path on which the work goes through keeps the key for days. No lock.
+func queueOnce(ctx context.Context, rdb *redis.Client, ids []string, publish func(string) error) int {
+	queued := 0
+	for _, id := range ids {
+		isNew, err := rdb.SetNX(ctx, "queued:"+id, "true", 31*24*time.Hour).Result()
+		if err != nil || !isNew {
+			continue
+		}
+		if err := publish(id); err != nil {
+			rdb.Del(ctx, "queued:"+id)
+			continue
+		}
+		queued++
+	}
+	return queued
+}
+
+func chargeOnce(ctx context.Context, rdb *redis.Client, requestID string, charge func() error) error {
+	ok, err := rdb.SetNX(ctx, "idem:"+requestID, "pending", 24*time.Hour).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errors.New("duplicate request")
+	}
+	if err := charge(); err != nil {
+		rdb.Del(ctx, "idem:"+requestID)
+		return err
+	}
+	return nil
+}
