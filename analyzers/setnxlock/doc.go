@@ -33,9 +33,12 @@
 //     was not acquired only logs, or is empty, and falls through into the
 //     work (if err != nil { log.Println(err) }, if ok { defer unlock() }
 //     before the work, or a test for one failure that only logs it:
-//     case errors.Is(err, redislock.ErrNotObtained): fmt.Println(…)). A branch that returns, continues, retries, sets a
-//     flag that later decides, or calls Fatal or Panic gates the work, and so
-//     does a test after which the function only returns;
+//     case errors.Is(err, redislock.ErrNotObtained): fmt.Println(…)), or
+//     that does something else (re-enqueues the event) and then rejoins
+//     the work with nothing telling the two paths apart. A branch that
+//     returns, continues, retries, sets a flag that later decides, or calls
+//     Fatal or Panic gates the work, and so does a test after which the
+//     function only returns;
 //   - an error compared only with the not-set reply (redis.Nil, redis.ErrNil):
 //     a network error then passes as acquired.
 //

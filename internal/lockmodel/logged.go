@@ -29,6 +29,53 @@ func onlyLogs(test *ssa.If, failure int) bool {
 	return reaches(b.Succs[1-failure], join, lightBlock)
 }
 
+// fallsThrough reports whether the failure side of test does something
+// other than logging (re-enqueues the event, records a metric) and then
+// rejoins the path taken on success, with nothing telling the two apart
+// after the join (no phi): the work runs whether or not the lock was taken.
+//
+//	if !locked {
+//		if err := requeue(event); err != nil { return err }
+//	}
+//	process(event)
+//
+// Paths of the failure side that return leave; any that continue, break or
+// reach another block make it no fall-through.
+func fallsThrough(test *ssa.If, failure int) bool {
+	b := test.Block()
+	start := b.Succs[failure]
+	if start == b.Succs[1-failure] || len(start.Preds) != 1 {
+		return false
+	}
+	var join *ssa.BasicBlock
+	seen := map[*ssa.BasicBlock]bool{}
+	for stack := []*ssa.BasicBlock{start}; len(stack) > 0; {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if len(seen) > 32 {
+			return false
+		}
+		for _, s := range x.Succs {
+			switch {
+			case start.Dominates(s):
+				stack = append(stack, s)
+			case join == nil || join == s:
+				join = s
+			default:
+				return false
+			}
+		}
+	}
+	if join == nil || join == b || join.Dominates(b) || hasPhi(join) || exits(join) {
+		return false
+	}
+	return reaches(b.Succs[1-failure], join, lightBlock)
+}
+
 // thinExit follows the blocks that only log from start and returns the one
 // block they all lead to, or nil when they lead to more than one, end the
 // function or go on for long.

@@ -110,7 +110,7 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 			}
 			u.saw(isErr, nilIsError)
 		case *ssa.If:
-			if !isErr && onlyLogs(r, 1) {
+			if !isErr && (onlyLogs(r, 1) || fallsThrough(r, 1)) {
 				u.logged = true
 				continue
 			}

@@ -203,3 +203,52 @@ func NotObtainedReturns(ctx context.Context, rdb *redis.Client, id string) error
 	work()
 	return nil
 }
+
+// Requeues does something else than log when the lock is busy, then falls
+// through into the work all the same.
+func Requeues(ctx context.Context, rdb *redis.Client, id string, requeue func(string) error) error {
+	token := uuid.NewString()
+	ok, err := rdb.SetNX(ctx, "lock:event:"+id, token, 10*time.Second).Result() // want `lock failure does not stop the work`
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if err := requeue(id); err != nil {
+			return err
+		}
+	}
+	work()
+	return unlockScript.Run(ctx, rdb, []string{"lock:event:" + id}, token).Err()
+}
+
+// RequeuesAndReturns leaves after requeueing: gated.
+func RequeuesAndReturns(ctx context.Context, rdb *redis.Client, id string, requeue func(string) error) error {
+	token := uuid.NewString()
+	ok, err := rdb.SetNX(ctx, "lock:event:"+id, token, 10*time.Second).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return requeue(id)
+	}
+	work()
+	return unlockScript.Run(ctx, rdb, []string{"lock:event:" + id}, token).Err()
+}
+
+// RetriesOnce takes the lock again when it was busy: the flag decides.
+func RetriesOnce(ctx context.Context, rdb *redis.Client, id string, wait func()) error {
+	token := uuid.NewString()
+	ok, err := rdb.SetNX(ctx, "lock:event:"+id, token, 10*time.Second).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		wait()
+		ok = rdb.SetNX(ctx, "lock:event:"+id, token, 10*time.Second).Val()
+	}
+	if !ok {
+		return nil
+	}
+	work()
+	return unlockScript.Run(ctx, rdb, []string{"lock:event:" + id}, token).Err()
+}
