@@ -266,15 +266,19 @@ func (k Key) Instantiate(args []ssa.Value) Key {
 	return out
 }
 
-// Object splits a key that reads a field of one parameter ({pN}.key.*) into
-// the parameter's index and the rest, rendered: the lock object and the
-// field of it the key is. ok is false for any other key.
+// Object splits a key that reads a field of one parameter ({pN}.key.*), or
+// that a method of it builds from it alone (lockKey({p0})), into the
+// parameter's index and the rest, rendered: the lock object and what of it
+// the key is. ok is false for any other key.
 func (k Key) Object() (n int, rest string, ok bool) {
 	var path []string
-	for k.Kind == Field || k.Kind == Deref {
-		if k.Kind == Field {
+	for k.Kind == Field || k.Kind == Deref || k.Kind == Call && len(k.Args) == 1 {
+		switch k.Kind {
+		case Field:
 			path = append(path, "."+k.Text)
-		} else {
+		case Call: // a method of the object that builds the key: h.lockKey()
+			path = append(path, "."+k.Text+"()")
+		default:
 			path = append(path, ".*")
 		}
 		k = k.Args[0]

@@ -1,5 +1,6 @@
 // Package lock is a lock object over package client: its Lock inherits the
-// client's SETNX then EXPIRE.
+// client's SETNX then EXPIRE, reported here, where the type pairs Lock with
+// Unlock by the key its key method builds.
 package lock
 
 import (
@@ -23,7 +24,7 @@ func New(c *client.Client, name, token string) *Lock {
 func (l *Lock) key() string { return "lock:" + l.name }
 
 func (l *Lock) Lock(ctx context.Context) error {
-	ok, err := l.c.SetNX(ctx, l.key(), l.token, 10)
+	ok, err := l.c.SetNX(ctx, l.key(), l.token, 10) // want `SETNX then EXPIRE is not atomic in client.Client.SetNX`
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func RunEx(ctx context.Context, c *client.Client, job string) error {
 }
 
 func RunLocked(ctx context.Context, l *lock.Lock) error {
-	if err := l.Lock(ctx); err != nil { // want `SETNX then EXPIRE is not atomic in lock.Lock.Lock`
+	if err := l.Lock(ctx); err != nil { // reported in lock, where the type is declared
 		return err
 	}
 	defer l.Unlock(ctx)
