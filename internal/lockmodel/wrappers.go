@@ -174,7 +174,9 @@ func selfContained(op, expire *Op, ops []*Op) bool {
 		if o.Key != op.Key || o == expire {
 			continue
 		}
-		if (op.Kind == Acquire) != (o.Kind == Acquire) && o.Kind != Read {
+		// A refresh beside an acquisition (go-zero's reentrant lock script
+		// sets if absent or extends its own) is no opposite.
+		if op.Kind == Acquire && o.Kind == Release || op.Kind != Acquire && o.Kind == Acquire {
 			return true
 		}
 	}
