@@ -31,7 +31,9 @@
 //     made in Go, gen_random_uuid() or a serial default: that conflict never
 //     fires), or an INSERT that goctl (go-zero's model generator) wrote for a table
 //     whose key the caller supplies, which a second insert of the row fails on;
-//  3. it runs in a transaction that first locked the row (SELECT … FOR UPDATE);
+//  3. it runs in a transaction that first locked the row (SELECT … FOR UPDATE),
+//     also in a function given the transaction (a repository method that
+//     locks the row on the handle it is passed, then writes it);
 //  4. another write decided that this caller won: a compare-and-set that admits
 //     one caller (or an INSERT … ON CONFLICT DO NOTHING) whose row count the
 //     code branches on, with this write on the branch a count of 1 takes and 0

@@ -60,7 +60,12 @@ type Write struct {
 	// Serialized: another statement of its flow already lets only one caller
 	// make it (see serialized).
 	Serialized bool
-	InLoop     bool   // it runs in a loop: a batch, not one row
+	// TxParam, when above 0: a SELECT … FOR UPDATE on the handle that is
+	// parameter TxParam-1 ({pN} numbering) came before the write, on the
+	// same handle; it is Serialized when the caller passes a transaction
+	// there (a repository method given the tx).
+	TxParam int
+	InLoop  bool   // it runs in a loop: a batch, not one row
 	Via        string // the function it is made in, when not the one summarised
 	// Params tells, for each placeholder argument in order, which parameter
 	// of the summarised function binds it ({pN} numbering, the receiver

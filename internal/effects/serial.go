@@ -60,8 +60,10 @@ func (s *summariser) serializers(n *node) []serializer {
 // one caller make a write: a row lock earlier in its transaction, or a claim
 // with the write on its winner's branch, or before it in its transaction,
 // which the loser does not get to commit. A call of a function that is given
-// the transaction counts as a write in it.
-func serialized(call ssa.CallInstruction, res *Result, sers []serializer) bool {
+// the transaction counts as a write in it. txParam is above 0 when a row lock
+// earlier on the same handle serializes it if that handle, parameter
+// txParam-1 of the function, is a transaction.
+func serialized(call ssa.CallInstruction, res *Result, sers []serializer) (ser bool, txParam int) {
 	onHandle := func(h ssa.Value) bool {
 		if c := res.SQL.Calls[call]; c != nil {
 			return c.Handle == h
@@ -80,18 +82,23 @@ func serialized(call ssa.CallInstruction, res *Result, sers []serializer) bool {
 		inTx := s.sql != nil && s.sql.InTx && s.sql.Handle != nil && onHandle(s.sql.Handle)
 		if !s.claim {
 			if inTx && s.call.Pos() < call.Pos() {
-				return true
+				return true, 0
+			}
+			if s.sql != nil && s.sql.Handle != nil && s.call.Pos() < call.Pos() && onHandle(s.sql.Handle) {
+				if n := paramOf(s.sql.Handle, ssautil.Root(call.Parent())); n >= 0 {
+					txParam = n + 1
+				}
 			}
 			continue
 		}
 		if inTx && len(s.won) > 0 && call.Pos() < s.call.Pos() {
-			return true
+			return true, 0
 		}
 		if dominated(call.Block(), s.won) {
-			return true
+			return true, 0
 		}
 	}
-	return false
+	return false, txParam
 }
 
 // dominated reports whether one of blocks, of b's function, dominates b.

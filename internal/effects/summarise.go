@@ -234,20 +234,23 @@ func (s *summariser) localCallee(call ssa.CallInstruction) *types.Func {
 // those it makes in a loop.
 func (s *summariser) of(call ssa.CallInstruction, sers []serializer) *Summary {
 	if c := s.res.SQL.Calls[call]; c != nil {
-		return direct(call, c, serialized(call, s.res, sers))
+		ser, txParam := serialized(call, s.res, sers)
+		return direct(call, c, ser, txParam)
 	}
 	eff := s.callee(call)
 	if eff == nil || len(eff.Writes) == 0 {
 		return eff
 	}
-	ser, loop := serialized(call, s.res, sers), inLoop(call)
-	if !ser && !loop {
-		return eff
-	}
+	ser, _ := serialized(call, s.res, sers)
+	loop := inLoop(call)
+	args := callArgs(call)
 	marked := *eff
 	marked.Writes = make([]Write, len(eff.Writes))
 	for i, w := range eff.Writes {
-		w.Serialized = w.Serialized || ser
+		// The callee locked the row on the handle it was given: a
+		// transaction here makes that lock hold until the write.
+		txGiven := w.TxParam > 0 && w.TxParam <= len(args) && sqlcall.IsTx(args[w.TxParam-1])
+		w.Serialized = w.Serialized || ser || txGiven
 		w.InLoop = w.InLoop || loop
 		marked.Writes[i] = w
 	}
@@ -354,7 +357,7 @@ func byPackage(obj *types.Func) *Summary {
 }
 
 // direct summarises a call that runs SQL.
-func direct(call ssa.CallInstruction, c *sqlcall.Call, serial bool) *Summary {
+func direct(call ssa.CallInstruction, c *sqlcall.Call, serial bool, txParam int) *Summary {
 	if !c.Known {
 		return &Summary{Unknown: "SQL lockvet cannot read"}
 	}
@@ -362,7 +365,7 @@ func direct(call ssa.CallInstruction, c *sqlcall.Call, serial bool) *Summary {
 	case c.Stmt.Kind.Writes():
 		return &Summary{Writes: []Write{{
 			Stmt: c.Stmt, Text: c.Text, Checked: sqlcall.ResultChecked(c), Keyed: c.Keyed, Serialized: serial,
-			InLoop: inLoop(call), Params: params(c.Args, ssautil.Root(call.Parent())),
+			TxParam: txParam, InLoop: inLoop(call), Params: params(c.Args, ssautil.Root(call.Parent())),
 		}}}
 	case c.Stmt.Kind == sqltext.Select && c.Stmt.Locking == "":
 		var keys []string
@@ -433,6 +436,13 @@ func remap(eff *Summary, call ssa.CallInstruction, caller *ssa.Function) *Summar
 				}
 			}
 			w.Params = mapped
+		}
+		if w.TxParam > 0 {
+			n := -1
+			if w.TxParam <= len(args) {
+				n = paramOf(args[w.TxParam-1], caller)
+			}
+			w.TxParam = n + 1 // the caller's own parameter, handed on
 		}
 		out.Writes[i] = w
 	}

@@ -366,3 +366,17 @@ func parse(text string) sqltext.Stmt {
 	}
 	return st
 }
+
+// IsTx reports whether v is a transaction handle: a *sql.Tx, sqlx's, pgx's
+// or bun's Tx, or a gorm DB from Begin or the one db.Transaction passes to
+// its callback.
+func IsTx(v ssa.Value) bool {
+	v = Origin(ssautil.Unwrap(v))
+	if isTx(v.Type()) {
+		return true
+	}
+	if n, ok := types.Unalias(ssautil.Deref(v.Type())).(*types.Named); ok && n.Obj().Pkg() != nil && isGorm(n.Obj().Pkg().Path()) {
+		return walkChain(v).tx
+	}
+	return false
+}

@@ -153,3 +153,32 @@ func gormTxNoLock(ctx context.Context, rdb *redis.Client, db *gorm.DB, id, amoun
 		return tx.Model(&acct).Update("balance", acct.Balance+amount).Error // want `unfenced write under a TTL lock`
 	})
 }
+
+type Purse struct {
+	ID      int64
+	Balance int64
+}
+
+// debitPurse is a repository method that locks the row on the handle it is
+// given, then writes it: serialized when that handle is a transaction.
+func debitPurse(db *gorm.DB, id, amount int64) error {
+	var p Purse
+	if err := db.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Take(&p).Error; err != nil {
+		return err
+	}
+	return db.Model(&Purse{}).Where("id = ?", id).Update("balance", p.Balance-amount).Error
+}
+
+// chargeVia hands it the transaction the region opened, and elsewhere the
+// plain handle, whose row lock ends with its own statement.
+func chargeVia(ctx context.Context, rdb *redis.Client, db *gorm.DB, id int64) error {
+	token := lock(ctx, rdb, "lock:purse")
+	if token == "" {
+		return errBusy
+	}
+	defer unlockScript.Run(ctx, rdb, []string{"lock:purse"}, token)
+	if err := db.Transaction(func(tx *gorm.DB) error { return debitPurse(tx, id, 5) }); err != nil {
+		return err
+	}
+	return debitPurse(db, id, 5) // want `unfenced write \(in debitPurse\) under a TTL lock`
+}
