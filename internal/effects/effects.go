@@ -66,7 +66,7 @@ type Write struct {
 	// there (a repository method given the tx).
 	TxParam int
 	InLoop  bool   // it runs in a loop: a batch, not one row
-	Via        string // the function it is made in, when not the one summarised
+	Via     string // the function it is made in, when not the one summarised
 	// Params tells, for each placeholder argument in order, which parameter
 	// of the summarised function binds it ({pN} numbering, the receiver
 	// first), -1 for one that no parameter binds; nil when the arguments are
