@@ -148,6 +148,47 @@ func Release(ctx context.Context, rdb *redis.Client, key string) error {
 	return rdb.Del(ctx, key).Err()
 }
 `,
+	// Package dao wraps the injected lock again, and package hooks, which
+	// never calls an interface itself, takes it through dao: hooks is
+	// analysed again with dao's new facts.
+	"dao/dao.go": `package dao
+
+import (
+	"context"
+
+	"example.com/linked/service"
+)
+
+type Dao struct{ Locks service.Locker }
+
+func (d *Dao) LockEvent(ctx context.Context, id string) (bool, error) {
+	return d.Locks.TryLock(ctx, "lock:event:"+id)
+}
+
+func (d *Dao) UnlockEvent(ctx context.Context, id string) error {
+	return d.Locks.Unlock(ctx, "lock:event:"+id)
+}
+`,
+	"hooks/hooks.go": `package hooks
+
+import (
+	"context"
+
+	"example.com/linked/dao"
+)
+
+func Dequeue(ctx context.Context, d *dao.Dao, id string) error {
+	b, err := d.LockEvent(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer d.UnlockEvent(ctx, id)
+	if !b {
+		return nil
+	}
+	return nil
+}
+`,
 	"memlock/memlock.go": `// Package memlock is an in-process stand-in with the same methods and no
 // Redis: it has no facts, so it does not make the interface ambiguous.
 package memlock
@@ -347,6 +388,7 @@ var linkedFindings = []string{
 	"redislock/redislock.go:21:22: lock value is a constant in SetNX",
 	"redislock/redislock.go:25:20: lock released in rediscache.Cache.Del with plain DEL",
 	"locks/locks.go:13:18: lock value is a constant",
+	"hooks/hooks.go:14:21: release (UnlockEvent) deferred before the lock is checked",
 	"kvlock/kvlock.go:11:22: lock value is a constant",
 	"kvlock/kvlock.go:22:16: lock released with plain DEL",
 	"locks/locks.go:17:16: lock released with plain DEL",

@@ -18,6 +18,7 @@ package link
 
 import (
 	"encoding/json"
+	"maps"
 	"go/types"
 	"slices"
 	"sort"
@@ -63,6 +64,10 @@ type Record struct {
 	// Paired are the wrappers of other packages this package pairs into
 	// locks: their own problems belong in them, when they are analysed too.
 	Paired []Wrapper `json:",omitempty"`
+	// Imports are the paths the package imports: a package analysed again
+	// may export new facts (a wrapper of a method the table resolves), so
+	// its importers are analysed again too.
+	Imports []string `json:",omitempty"`
 }
 
 // Wrapper names a function by its full name and package path.
@@ -76,7 +81,8 @@ type Wrapper struct {
 // with the same; the wrappers that some package pairs into a lock and whose
 // own package is analysed too (their problems are reported in them); and the
 // packages to analyse again with both: those that call such a method or
-// wrapper, and those that declare such a wrapper.
+// wrapper, those that declare such a wrapper, and the packages that import
+// one of those (their wrappers' facts may change with the table).
 func Join(records []Record) (table map[string]Facts, paired map[string]bool, callers []string) {
 	var types []Type
 	for _, r := range records {
@@ -122,8 +128,31 @@ func Join(records []Record) (table map[string]Facts, paired map[string]bool, cal
 			}
 		}
 	}
-	slices.Sort(callers)
-	return table, paired, slices.Compact(callers)
+	return table, paired, withImporters(records, callers)
+}
+
+// withImporters adds to pkgs the analysed packages that import one of them,
+// directly or not, sorted and each once.
+func withImporters(records []Record, pkgs []string) []string {
+	importers := make(map[string][]string)
+	for _, r := range records {
+		for _, imp := range r.Imports {
+			importers[imp] = append(importers[imp], r.Package)
+		}
+	}
+	seen := make(map[string]bool)
+	for queue := slices.Clone(pkgs); len(queue) > 0; {
+		p := queue[0]
+		queue = queue[1:]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		queue = append(queue, importers[p]...)
+	}
+	out := slices.Collect(maps.Keys(seen))
+	slices.Sort(out)
+	return out
 }
 
 // resolve returns the facts of method m of iface in the types that

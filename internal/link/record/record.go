@@ -39,7 +39,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	model := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	eff := pass.ResultOf[effects.Analyzer].(*effects.Result)
-	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(pass.Fset, model, eff), Calls: calls(pass), Paired: paired(pass, model)}
+	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(pass.Fset, model, eff), Calls: calls(pass), Paired: paired(pass, model),
+		Imports: imports(pass.Pkg)}
 	// Even an empty record says the package is analysed: a wrapper of it
 	// that another package pairs into a lock is reported in it.
 	data, err := json.Marshal(rec)
@@ -175,4 +176,14 @@ func marshal(v any) json.RawMessage {
 		return nil
 	}
 	return data
+}
+
+// imports lists the paths the package imports, sorted.
+func imports(pkg *types.Package) []string {
+	var out []string
+	for _, imp := range pkg.Imports() {
+		out = append(out, imp.Path())
+	}
+	sort.Strings(out)
+	return out
 }
