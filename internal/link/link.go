@@ -18,8 +18,8 @@ package link
 
 import (
 	"encoding/json"
-	"maps"
 	"go/types"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
