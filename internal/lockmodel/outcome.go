@@ -111,7 +111,9 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 			u.saw(isErr, nilIsError)
 		case *ssa.If:
 			if !isErr && (onlyLogs(r, 1) || fallsThrough(r, 1)) {
-				u.logged = true
+				// The acquired flag's own test lets "not acquired" into
+				// the work, whatever the error's test does.
+				u.logged, u.loggedFailure = true, true
 				continue
 			}
 			u.saw(isErr, nilIsError)

@@ -252,3 +252,26 @@ func RetriesOnce(ctx context.Context, rdb *redis.Client, id string, wait func())
 	work()
 	return unlockScript.Run(ctx, rdb, []string{"lock:event:" + id}, token).Err()
 }
+
+// tryLock is a wrapper that reports both how it failed and whether it got
+// the lock.
+func tryLock(ctx context.Context, rdb *redis.Client, key string) (bool, error) {
+	return rdb.SetNX(ctx, key, uuid.NewString(), 10*time.Second).Result()
+}
+
+// ErrorReturnsBusyRequeues returns on an error, but when the lock is busy
+// only requeues and goes on.
+func ErrorReturnsBusyRequeues(ctx context.Context, rdb *redis.Client, id string, requeue func(string) error) error {
+	b, err := tryLock(ctx, rdb, "lock:hook:"+id) // want `lock failure does not stop the work`
+	if err != nil {
+		return err
+	}
+	defer unlockScript.Run(ctx, rdb, []string{"lock:hook:" + id}, id)
+	if !b {
+		if err := requeue(id); err != nil {
+			return err
+		}
+	}
+	work()
+	return nil
+}
