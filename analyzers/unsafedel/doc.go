@@ -20,6 +20,11 @@
 //     := lock(); defer unlock(); if !ok { return }): a caller that lost the
 //     race deletes the winner's lock. Reported at the call when the
 //     release's plain delete is reported in its wrapper;
+//   - a release through such a wrapper where the lock was not acquired (if
+//     err := lock(); err != nil { unlock(); continue }): the lock it deletes
+//     is always the holder's. A compare-and-delete there is harmless, and a
+//     delete after an error of a call that also returns the acquired flag
+//     may be cleanup of a key the lost reply set: neither is reported;
 //   - an EXPIRE or PEXPIRE refresh, or a SET of the key with a new TTL,
 //     without an owner check, which can extend another holder's lock; and
 //     either after a GET that found the owner's value, in two round trips (a

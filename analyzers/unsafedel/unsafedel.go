@@ -71,6 +71,8 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 		rep.Once(once, pos, "compare-and-delete"+where+" with "+token+": every holder matches; pass the owner's unique value")
 	case reported && early(l, r):
 		releasedEarly(rep, r)
+	case reported && onFailure(l, r):
+		releasedOnFailure(rep, r)
 	case reported, r.Checked:
 	case r.TwoStep:
 		// Two steps through a wrapper's plain delete are decided here,
@@ -84,8 +86,12 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 			fixes = compareAndDelete(rep.Pass, l, r)
 		}
 		rep.Once(once, pos, "lock released"+where+" with plain "+cmd+": it deletes whoever holds it now; compare the owner and delete atomically", fixes...)
-		if pos != r.Pos() && early(l, r) {
+		switch {
+		case pos == r.Pos():
+		case early(l, r):
 			releasedEarly(rep, r)
+		case onFailure(l, r):
+			releasedOnFailure(rep, r)
 		}
 	}
 }
@@ -96,14 +102,32 @@ func early(l *lockmodel.Lock, r *lockmodel.Op) bool {
 	return l != nil && !r.Checked && l.ReleasedBeforeCheck(r)
 }
 
+// onFailure reports whether an unchecked release runs only where the lock
+// was not acquired.
+func onFailure(l *lockmodel.Lock, r *lockmodel.Op) bool {
+	return l != nil && !r.Checked && l.ReleasedOnFailure(r)
+}
+
+// releasedOnFailure reports, at the release, what the call adds to its
+// wrapper's plain delete reported elsewhere: it runs only for losers, whose
+// delete always hits another holder's lock.
+func releasedOnFailure(rep *report.Reporter, r *lockmodel.Op) {
+	rep.At(r.Pos(), r.Pos(), "release ("+releaseName(r)+") where the lock was not acquired: it deletes the holder's lock; leave without releasing")
+}
+
 // releasedEarly reports, at the release, what the call adds to its
 // wrapper's plain delete reported elsewhere: it runs for losers too.
 func releasedEarly(rep *report.Reporter, r *lockmodel.Op) {
-	name := command(r)
+	rep.At(r.Pos(), r.Pos(), "release ("+releaseName(r)+") deferred before the lock is checked: a caller that did not get it deletes the holder's; defer it after the check")
+}
+
+// releaseName names the call a caller's finding is about: the wrapper
+// called, or the command.
+func releaseName(r *lockmodel.Op) string {
 	if r.Via != nil {
-		name = r.Via.Name()
+		return r.Via.Name()
 	}
-	rep.At(r.Pos(), r.Pos(), "release ("+name+") deferred before the lock is checked: a caller that did not get it deletes the holder's; defer it after the check")
+	return command(r)
 }
 
 // twoStepFact: two steps through a wrapper's plain delete are decided where
