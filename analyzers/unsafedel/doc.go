@@ -29,7 +29,10 @@
 //     without an owner check, which can extend another holder's lock; and
 //     either after a GET that found the owner's value, in two round trips (a
 //     SET made when the value read differs updates a cache, and is not
-//     reported).
+//     reported). A refresh counts in a function of its own too, when its key
+//     is fixed (constants and package-level names) and another function of
+//     the package acquires that key with a TTL short of an hour and tests
+//     the result: a leader's lease renewed on a ticker and never released.
 //
 // Bad:
 //

@@ -48,6 +48,9 @@ func run(rep *report.Reporter) error {
 			checkRefresh(rep, op)
 		}
 	}
+	for _, op := range model.Renewed {
+		checkRefresh(rep, op)
+	}
 	for _, op := range model.OwnerChecked {
 		if op.Kind == lockmodel.Release {
 			checkRelease(rep, nil, op)

@@ -46,6 +46,9 @@ type Model struct {
 	// other packages pairs into locks, when the link step says so: the
 	// checks judge there what each wrapper alone decides.
 	Paired []*Op
+	// Renewed are refreshes of a fixed key another function of the package
+	// acquires, outside any Lock: a leader's lease renewed on a ticker.
+	Renewed []*Op
 	// Callbacks are the function literals the package passes to functions
 	// that run them under a lock: WithLock(ctx, key, func() error { … }).
 	Callbacks []*Callback
@@ -147,6 +150,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
 	m.Paired = pairedElsewhere(byRoot, local)
+	m.Renewed = renewedElsewhere(byRoot, m.Locks)
 	m.Wrappers, m.RunsUnder = local, runsUnder
 
 	for obj, f := range local {
