@@ -26,7 +26,60 @@ func onlyLogs(test *ssa.If, failure int) bool {
 	if join == nil || join == b || join.Dominates(b) || hasPhi(join) || exits(join) {
 		return false
 	}
-	return reaches(b.Succs[1-failure], join, lightBlock)
+	pass := lightBlock
+	if join == b.Succs[failure] {
+		// The failure side is itself the join (if ok { defer unlock() };
+		// work()); a success side that gets there only through another test
+		// of the result (if !ok || err != nil { log; sleep }: the error's
+		// failure) has not joined it.
+		pass = func(x *ssa.BasicBlock) bool { return lightBlock(x) && !retests(x, test) }
+	}
+	return reaches(b.Succs[1-failure], join, pass)
+}
+
+// retests reports whether block b ends in a test of the result test looks
+// at: another part of the same call's result.
+func retests(b *ssa.BasicBlock, test *ssa.If) bool {
+	other, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	mine := make(map[*ssa.Call]bool)
+	resultCalls(test.Cond, mine, 0)
+	theirs := make(map[*ssa.Call]bool)
+	resultCalls(other.Cond, theirs, 0)
+	for c := range theirs {
+		if mine[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// resultCalls adds the calls v is computed from, through extractions,
+// comparisons, negations and the reply's own methods (cmd.Err()).
+func resultCalls(v ssa.Value, out map[*ssa.Call]bool, depth int) {
+	if depth > 6 {
+		return
+	}
+	switch x := v.(type) {
+	case *ssa.Extract:
+		resultCalls(x.Tuple, out, depth+1)
+	case *ssa.BinOp:
+		resultCalls(x.X, out, depth+1)
+		resultCalls(x.Y, out, depth+1)
+	case *ssa.UnOp:
+		resultCalls(x.X, out, depth+1)
+	case *ssa.ChangeType:
+		resultCalls(x.X, out, depth+1)
+	case *ssa.MakeInterface:
+		resultCalls(x.X, out, depth+1)
+	case *ssa.Call:
+		out[x] = true
+		if recv := x.Call.Signature().Recv(); recv != nil && len(x.Call.Args) > 0 && !x.Call.IsInvoke() {
+			resultCalls(x.Call.Args[0], out, depth+1)
+		}
+	}
 }
 
 // fallsThrough reports whether the failure side of test does something

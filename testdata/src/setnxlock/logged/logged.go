@@ -275,3 +275,30 @@ func ErrorReturnsBusyRequeues(ctx context.Context, rdb *redis.Client, id string,
 	work()
 	return nil
 }
+
+// tryLockTimeout retries until its deadline, logging each miss; it returns
+// only once it holds the lock, or fails. The miss that only logs is on the
+// way back round the loop, and the error's test leads there too: it gates,
+// and tryLockTimeout is no wrapper that drops the result (silent).
+func tryLockTimeout(ctx context.Context, rdb *redis.Client, key string, timeout time.Duration) (bool, error) {
+	start := time.Now()
+	for time.Since(start) < timeout {
+		if ok, err := tryLock(ctx, rdb, key); !ok || err != nil {
+			log.Printf("key %s locked, retrying", key)
+		} else {
+			return true, nil
+		}
+		time.Sleep(70 * time.Millisecond)
+	}
+	return false, errors.New("lock timeout")
+}
+
+func RetriesUntilDeadline(ctx context.Context, rdb *redis.Client, id string) error {
+	ok, err := tryLockTimeout(ctx, rdb, "lock:order:"+id, 8*time.Second)
+	if err != nil || !ok {
+		return err
+	}
+	defer unlockScript.Run(ctx, rdb, []string{"lock:order:" + id}, id)
+	work()
+	return nil
+}
