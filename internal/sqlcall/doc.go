@@ -95,7 +95,8 @@
 //     does); a gorm.Expr value is read as SQL, so version = version + ?
 //     refers to itself. Updates of a struct and Save take their columns from
 //     a Go value: Set is left empty and SetFromValue is set; with a Where of
-//     their own (which may pin those columns) Known is false.
+//     their own (which may pin those columns) Known is false, unless it only
+//     names the row by id (Where("id = ?", o.ID)).
 //   - Table(order.TableName()) names the model's table, as the model would.
 //   - Where: each Where fragment parsed as the WHERE of a SELECT, a bare
 //     column with one value (Where("status", s)), a map literal, and the

@@ -440,11 +440,17 @@ func (b *builder) finish(c *ssa.CallCommon, name string, args []ssa.Value) bool 
 // holds. A WHERE, which may pin what the value changes, makes it unknown.
 func (b *builder) setFromValue() {
 	b.argsUnknown = true
-	if b.st.HasWhere {
+	if b.st.HasWhere && !byKeyOnly(b.st) {
 		b.known = false
 		return
 	}
 	b.st.SetFromValue = true
+}
+
+// byKeyOnly reports a WHERE that names the row by gorm's default primary key
+// alone (Where("id = ?", o.ID)): it pins none of the columns a value writes.
+func byKeyOnly(st sqltext.Stmt) bool {
+	return !st.WhereOpaque && len(st.Where) == 1 && st.Where[0].Column == "id" && st.Where[0].Op == "="
 }
 
 // inline reads the conditions a finisher takes after its value:

@@ -193,6 +193,18 @@ func updatesStructWhere(ctx context.Context, rdb *redis.Client, db *gorm.DB, o *
 	return nil
 }
 
+// A WHERE that names the row by its primary key alone pins none of the
+// columns the struct writes: as blind as the model's own key.
+func updatesStructByID(ctx context.Context, rdb *redis.Client, db *gorm.DB, o *Order) error {
+	token := lock(ctx, rdb, "lock:order")
+	if token == "" {
+		return errStale
+	}
+	defer unlock(ctx, rdb, "lock:order", token)
+	o.Status = "PAID"
+	return db.Table("orders").Where("id = ?", o.ID).Updates(o).Error // want `unfenced write under a TTL lock`
+}
+
 // Deletes are not judged: repeating one is harmless.
 func deleteNotJudged(ctx context.Context, rdb *redis.Client, db *gorm.DB, id int64) error {
 	token := lock(ctx, rdb, "lock:order")
