@@ -8,7 +8,10 @@
 // message broker, a file, a Redis command) or calls code whose effects are
 // unknown (an interface method, a func value, a package no summary covers),
 // and whether its result says if it won a claim (see Claim). Summaries travel
-// to importing packages as facts.
+// to importing packages as facts. A package that runs no SQL gets no
+// summaries; its exported functions that only compute, as its syntax shows
+// (pure.go), are marked pure instead, so that a utility called under a lock
+// is not unknown.
 //
 // Summaries are computed bottom-up over the strongly connected components of
 // the package's call graph, each component iterated until nothing changes, in
@@ -46,7 +49,7 @@ var Analyzer = guard.Protect(&analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer, sqlcall.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Summary), new(packageFact), new(failed)},
+	FactTypes:  []analysis.Fact{new(Summary), new(packageFact), new(pureFact), new(failed)},
 })
 
 // Write is one SQL write a function makes.
@@ -205,7 +208,14 @@ func run(pass *analysis.Pass) (any, error) {
 		Of:      map[ssa.CallInstruction]*Summary{},
 		regions: map[any]*Region{},
 	}
+	if judged(pass.Pkg.Path()) {
+		// A library the table knows (gorm, go-redis): its calls are judged
+		// by the table, not by what its own body does (gorm's Transaction
+		// calls the func it is handed, which is summarised where it is made).
+		return res, nil
+	}
 	if !relevant(pass) {
+		exportPure(pass)
 		return res, nil
 	}
 	sums := summarise(pass, pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA(), res)

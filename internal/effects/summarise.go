@@ -315,6 +315,9 @@ func (s *summariser) funcSummary(obj *types.Func) *Summary {
 	if obj.Pkg() != nil && s.pass.ImportPackageFact(obj.Pkg(), new(packageFact)) {
 		return nil // a summarised package where this function does nothing outside
 	}
+	if s.pass.ImportObjectFact(obj, new(pureFact)) {
+		return nil
+	}
 	return byPackage(obj)
 }
 

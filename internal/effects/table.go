@@ -28,7 +28,7 @@ var packages = map[string]kind{
 	"time": pure, "context": pure, "sync": pure, "encoding": pure, "regexp": pure,
 	"crypto": pure, "hash": pure, "container": pure, "reflect": pure,
 	"path": pure, "runtime": pure, "iter": pure, "cmp": pure, "unsafe": pure,
-	"net/url": pure, "net/netip": pure,
+	"net/url": pure, "net/netip": pure, "go/ast": pure, "go/token": pure,
 	"github.com/google/uuid": pure, "github.com/shopspring/decimal": pure,
 	"github.com/pkg/errors": pure,
 	// Database plumbing; the statements themselves are recognised by sqlcall.
@@ -66,6 +66,12 @@ func logs(call ssa.CallInstruction) bool {
 	return logging.Logs(obj)
 }
 
+// judged reports whether the table, not a summary, says what calls into the
+// package at path do.
+func judged(path string) bool {
+	return clients.Known(path) || logging.Package(path) || path == "os" || lookup(path) != unknown
+}
+
 // classify says what a call of the function or method name, declared on a
 // receiver type named recv ("" for functions), in package path does.
 func classify(path, recv, name string) kind {
@@ -87,6 +93,11 @@ func classify(path, recv, name string) kind {
 	if logging.Package(path) {
 		return pure
 	}
+	return lookup(path)
+}
+
+// lookup finds path, or the nearest tree above it, in packages.
+func lookup(path string) kind {
 	for p := path; ; {
 		if k, ok := packages[p]; ok {
 			return k
