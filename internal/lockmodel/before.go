@@ -82,41 +82,59 @@ func runsBefore(x, y ssa.Instruction) bool {
 type resultTest struct {
 	If  *ssa.If
 	err bool // tests the error, not the flag
+	// failure is the successor taken when the lock was not acquired, -1
+	// when the test's polarity is not known (a comparison other than an
+	// error's with nil).
+	failure int
 }
 
 // resultTests returns the branches on the acquisition's result: its flag or
-// reply, and its error, through Result, Val, Err and comparisons.
+// reply, and its error, through Result, Val, Err, negations and
+// comparisons.
 func resultTests(call *ssa.Call) []resultTest {
 	var out []resultTest
-	var walk func(v ssa.Value, isErr bool, depth int)
-	walk = func(v ssa.Value, isErr bool, depth int) {
+	// trueFails: the value tested is true when the lock was not acquired;
+	// known: whether that is known.
+	var walk func(v ssa.Value, isErr, trueFails, known bool, depth int)
+	walk = func(v ssa.Value, isErr, trueFails, known bool, depth int) {
 		if depth > 8 || v.Referrers() == nil {
 			return
 		}
 		for _, ref := range *v.Referrers() {
 			switch r := ref.(type) {
 			case *ssa.Extract:
-				walk(r, isErrorType(r.Type()), depth+1)
+				isErr := isErrorType(r.Type())
+				walk(r, isErr, false, !isErr, depth+1)
 			case *ssa.ChangeType, *ssa.MakeInterface:
-				walk(r.(ssa.Value), isErr, depth+1)
+				walk(r.(ssa.Value), isErr, trueFails, known, depth+1)
 			case *ssa.Call:
 				obj, recv, _ := ssautil.Callee(r.Common())
 				if obj != nil && obj.Pkg() != nil && clients.IsClient(obj.Pkg().Path()) && recv == v {
-					walk(r, obj.Name() == "Err", depth+1)
+					isErr := obj.Name() == "Err"
+					walk(r, isErr, false, !isErr, depth+1)
 				}
 			case *ssa.BinOp:
 				if r.Op == token.EQL || r.Op == token.NEQ {
-					walk(r, isErr, depth+1)
+					nilTest := isErr && comparesErrorWithNil(r)
+					walk(r, isErr, nilTest && r.Op == token.NEQ, nilTest, depth+1)
 				}
 			case *ssa.UnOp:
 				if r.Op == token.NOT {
-					walk(r, isErr, depth+1)
+					walk(r, isErr, !trueFails, known, depth+1)
 				}
 			case *ssa.If:
-				out = append(out, resultTest{r, isErr})
+				failure := -1
+				switch {
+				case known && trueFails:
+					failure = 0
+				case known:
+					failure = 1
+				}
+				out = append(out, resultTest{r, isErr, failure})
 			}
 		}
 	}
-	walk(call, isErrorType(call.Type()), 0)
+	isErr := isErrorType(call.Type())
+	walk(call, isErr, false, !isErr, 0)
 	return out
 }
