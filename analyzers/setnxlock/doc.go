@@ -66,10 +66,10 @@
 // when `lockvet ./...` analyses that package as well (its link step tells the
 // wrapper's package that a caller pairs it into a lock), else at the call,
 // naming it (in utils.TryLock), once per calling function. A problem the
-// caller's argument decides (a constant it passes) is reported at the call,
-// also when it passes it to the constructor of the lock object whose field
-// the wrapper stores (redislock.New(rdb, key, "red_pack", ttl), then
-// lock.TryLock(ctx)): then at the TryLock call.
+// caller's argument decides (a constant it passes) is reported at the call;
+// when it passes it to the constructor of the lock object whose field the
+// wrapper stores (redislock.New(rdb, key, "red_pack", ttl), then
+// lock.TryLock(ctx)), at the constructor call, where the constant is chosen.
 //
 // Options: none of its own. In-house lock helpers named with
 // -lockmodel.acquire and -lockmodel.release are taken as correct acquisitions;

@@ -64,7 +64,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	// A wrapper's own problems were reported where it is declared when it pairs
 	// with a method of its type; elsewhere they are reported by Place.
 	inherited := a.Fact == nil || !a.Fact.Reported
-	if (inherited || a.ValueFromCaller) && a.ConstValue() {
+	if (inherited || a.Given != nil) && a.ConstValue() {
 		constValue(r, a)
 	}
 	switch {
@@ -101,11 +101,17 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 func constFact(f *lockmodel.WrapperFact) bool { return f != nil && f.ConstValue }
 
 func constValue(r *report.Reporter, a *lockmodel.Op) {
-	pos, where, once := a.Place(constFact, r.Generated)
 	what := "is a constant"
 	if a.RepeatsKey() {
 		what = "repeats the key"
 	}
+	if a.Given != nil && a.Given.Parent().Pkg.Pkg == r.Pass.Pkg {
+		// The constructor call is where the constant is chosen; every
+		// acquisition of that lock object shares it.
+		r.At(a.Given.Pos(), a.Given.Pos(), "lock value given to "+a.Given.Call.StaticCallee().Name()+" "+what+": holders cannot be told apart; pass a unique token")
+		return
+	}
+	pos, where, once := a.Place(constFact, r.Generated)
 	r.Once(once, pos, "lock value "+what+where+": holders cannot be told apart; store a unique token")
 }
 

@@ -65,7 +65,7 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 	reported := r.Fact != nil && r.Fact.Reported
 	cmd := command(r)
 	switch {
-	case r.Checked && r.Value != nil && r.ConstValue() && (!reported || r.ValueFromCaller):
+	case r.Checked && r.Value != nil && r.ConstValue() && (!reported || r.Given != nil):
 		pos, where, once := r.Place(func(f *lockmodel.WrapperFact) bool { return f != nil && f.ConstValue }, rep.Generated)
 		token := "a constant token"
 		if r.RepeatsKey() {

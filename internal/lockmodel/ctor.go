@@ -115,26 +115,26 @@ func receiverField(k Key) string {
 }
 
 // constructed returns the argument the constructor that made recv gave to
-// its field, nil when recv was not made by a known constructor.
-func (r *recognizer) constructed(recv ssa.Value, field string) ssa.Value {
+// its field, and that call; nil when recv was not made by a known constructor.
+func (r *recognizer) constructed(recv ssa.Value, field string) (ssa.Value, *ssa.Call) {
 	call, ok := ssautil.Unwrap(ssautil.Assigned(ssautil.Unwrap(recv))).(*ssa.Call)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	callee := call.Call.StaticCallee()
 	if callee == nil {
-		return nil
+		return nil, nil
 	}
 	obj, ok := callee.Object().(*types.Func)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	f := r.ctor(obj)
 	if f == nil {
-		return nil
+		return nil, nil
 	}
 	if n := f.param(field); n >= 0 && n < len(call.Call.Args) {
-		return call.Call.Args[n]
+		return call.Call.Args[n], call
 	}
-	return nil
+	return nil, nil
 }

@@ -80,10 +80,10 @@ type Op struct {
 	// problem the wrapper alone decides is reported.
 	Inner *Op
 
-	// ValueFromCaller: the value is what this function gave the constructor
-	// of the lock object the wrapper reads it from, so whether it is a
-	// constant is decided here, not in the wrapper.
-	ValueFromCaller bool
+	// Given is the call of the constructor of the lock object the wrapper
+	// reads the value from, when this function made it: whether the value
+	// is a constant is decided there, not in the wrapper.
+	Given *ssa.Call
 
 	// constField: the stored value is read from a field that holds one
 	// constant wherever the package sets it (NewLock(rdb, key) sets

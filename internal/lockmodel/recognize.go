@@ -52,9 +52,9 @@ func (r *recognizer) ops(fn *ssa.Function, instr ssa.CallInstruction) []*Op {
 			all := append(recvArgs(recv), args...)
 			ops := wrapperOps(fn, instr, obj, f, all)
 			if f.ValueField != "" && len(all) > 0 {
-				if v := r.constructed(all[0], f.ValueField); v != nil {
+				if v, ctor := r.constructed(all[0], f.ValueField); v != nil {
 					for _, op := range ops {
-						op.Value, op.ValueFromCaller = v, true
+						op.Value, op.Given = v, ctor
 					}
 				}
 			}

@@ -123,6 +123,14 @@ func derivesReply(call *ssa.Call, v ssa.Value) bool {
 }
 
 func branchesOn(cond ssa.Value) []*ssa.BasicBlock {
+	return branchesOnSeen(cond, map[ssa.Value]bool{})
+}
+
+func branchesOnSeen(cond ssa.Value, seen map[ssa.Value]bool) []*ssa.BasicBlock {
+	if seen[cond] {
+		return nil
+	}
+	seen[cond] = true
 	var out []*ssa.BasicBlock
 	for _, ref := range *cond.Referrers() {
 		switch r := ref.(type) {
@@ -131,8 +139,12 @@ func branchesOn(cond ssa.Value) []*ssa.BasicBlock {
 			out = append(out, r.Block())
 		case *ssa.UnOp:
 			if r.Op == token.NOT {
-				out = append(out, branchesOn(r)...)
+				out = append(out, branchesOnSeen(r, seen)...)
 			}
+		case *ssa.Phi:
+			// got != "" && got == value: the comparison decides the
+			// conjunction it ends.
+			out = append(out, branchesOnSeen(r, seen)...)
 		}
 	}
 	return out

@@ -16,8 +16,8 @@ import (
 func work() {}
 
 func shared(ctx context.Context, rdb *redis.Client, id string) {
-	lock := redislock.New(rdb, "redpack:"+id, "red_pack", 3*time.Second)
-	if lock.TryLock(ctx) { // want `lock value is a constant in TryLock`
+	lock := redislock.New(rdb, "redpack:"+id, "red_pack", 3*time.Second) // want `lock value given to New is a constant`
+	if lock.TryLock(ctx) {
 		defer lock.Unlock(ctx)
 		work()
 	}

@@ -6,8 +6,11 @@ import (
 	"context"
 	"time"
 
+	redisv8 "github.com/go-redis/redis/v8"
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
+
+	locker "testcases/unsafedel/readback"
 )
 
 var unlock = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`)
@@ -57,4 +60,26 @@ func readBackConst(ctx context.Context, rdb *redis.Client, id string) {
 		return
 	}
 	defer unlock.Run(ctx, rdb, []string{"lock:job:" + id}, "locked")
+}
+
+// A lock object made with a constant confirms nothing either; the constant
+// is chosen where the object is made.
+func conjunction(ctx context.Context, rdb redisv8.UniversalClient) error {
+	lock := locker.NewLocker("admins:change", "lockValue", 10, rdb) // want `lock value given to NewLocker is a constant`
+	ok, err := lock.Lock()
+	if err != nil || !ok {
+		return err
+	}
+	defer lock.UnLock()
+	return nil
+}
+
+func conjunctionUnique(ctx context.Context, rdb redisv8.UniversalClient) error {
+	lock := locker.NewLocker("admins:change", uuid.NewString(), 10, rdb)
+	ok, err := lock.Lock()
+	if err != nil || !ok {
+		return err
+	}
+	defer lock.UnLock()
+	return nil
 }
