@@ -51,7 +51,10 @@
 // never reported, nor are the deletes of a once-marker: a key set if absent
 // that only an error deletes again, or one with a TTL of an hour or more
 // that the path on which the work goes through leaves in place (a dedupe key
-// a failed publish deletes to let a retry through).
+// a failed publish deletes to let a retry through). A key that lives for a
+// constant under an hour and that only a failure deletes is a lease given
+// back, not a marker: by the time the failure is known it may be another
+// holder's, so its plain DEL is reported.
 //
 // Where a wrapper's problem is reported: a problem the wrapper alone decides
 // (a constant value or a missing TTL inside TryLock, a plain DEL inside

@@ -80,6 +80,24 @@ func longTTL(v ssa.Value) bool {
 	return exact && time.Duration(d) >= markerTTL
 }
 
+// shortTTL reports a constant TTL under markerTTL: a time.Duration, or a
+// count of seconds or milliseconds (go-zero's SetnxEx, EX or PX words),
+// which is short in either unit when it is under an hour of seconds.
+func shortTTL(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	d, exact := constant.Int64Val(c.Value)
+	if !exact || d <= 0 {
+		return false
+	}
+	if n, ok := types.Unalias(c.Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+		return time.Duration(d) < markerTTL
+	}
+	return d < int64(markerTTL/time.Second)
+}
+
 // acquiredBlock returns the block the acquisition's last test of its result
 // leads to when the key was set: the start of the work.
 func acquiredBlock(a *Op) *ssa.BasicBlock {

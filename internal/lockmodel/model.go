@@ -269,7 +269,10 @@ func pairInFunc(ops []*Op) []*Lock {
 		if a.Fact != nil && a.Fact.Drops && !allDeferred(l.Releases) {
 			continue
 		}
-		if len(l.Releases) > 0 && !allOnErrorPath(l.Releases) {
+		// A key deleted only when the work failed is a marker cleared for a
+		// retry, unless it lives for seconds: then it is a lease the failure
+		// gives back, and may by then be another holder's.
+		if len(l.Releases) > 0 && (!allOnErrorPath(l.Releases) || shortTTL(a.TTLExpr)) {
 			locks = append(locks, l)
 		}
 	}
