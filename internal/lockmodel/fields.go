@@ -116,11 +116,7 @@ func storedField(addr ssa.Value) *types.Var {
 	if !ok {
 		return nil
 	}
-	st, ok := ssautil.Deref(fa.X.Type()).Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
+	return ssautil.FieldOf(fa)
 }
 
 // escaped marks the package-level variables whose address instr uses other

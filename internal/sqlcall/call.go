@@ -68,11 +68,12 @@ type Recognizer struct {
 	inits   map[*ssa.Global]ssa.Value
 	embeds  map[string]string
 	returns map[*ssa.Function]*returned
+	fields  func() map[*types.Var]string
 }
 
 // NewRecognizer returns a Recognizer for the package pass analyses, in the SSA
-// form pkg.
-func NewRecognizer(pass *analysis.Pass, pkg *ssa.Package) *Recognizer {
+// form pkg whose functions are funcs.
+func NewRecognizer(pass *analysis.Pass, pkg *ssa.Package, funcs []*ssa.Function) *Recognizer {
 	file := ""
 	if len(pass.Files) > 0 {
 		file = pass.Fset.File(pass.Files[0].Pos()).Name()
@@ -83,6 +84,7 @@ func NewRecognizer(pass *analysis.Pass, pkg *ssa.Package) *Recognizer {
 		inits:   ssautil.GlobalInits(pkg),
 		embeds:  ssautil.EmbeddedStrings(pass),
 		returns: make(map[*ssa.Function]*returned),
+		fields:  sync.OnceValue(func() map[*types.Var]string { return ssautil.FieldStrings(pkg.Pkg, funcs) }),
 	}
 }
 

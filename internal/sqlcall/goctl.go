@@ -1,6 +1,10 @@
 package sqlcall
 
 import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -83,4 +87,83 @@ func removed(v ssa.Value) ([]string, bool) {
 		return nil, false
 	}
 	return nil, false
+}
+
+// names returns the column names a goctl list holds: builder.RawFieldNames
+// of a struct (its db tags, quoted as the generator quotes them), less those
+// stringx.Remove takes out, read through the package-level variables that
+// keep them.
+func (r *Recognizer) names(v ssa.Value, depth int) ([]string, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	switch x := ssautil.Unwrap(v).(type) {
+	case *ssa.UnOp:
+		g, ok := x.X.(*ssa.Global)
+		if !ok || x.Op != token.MUL || g.Pkg != r.pkg {
+			return nil, false
+		}
+		if init, ok := r.inits[g]; ok {
+			return r.names(init, depth+1)
+		}
+	case *ssa.Call:
+		args := x.Call.Args
+		switch {
+		case isFunc(x, builderPath, "", "RawFieldNames") && len(args) == 2:
+			return fieldNames(args[0], args[1])
+		case isFunc(x, stringxPath, "", "Remove") && len(args) == 2:
+			list, ok := r.names(args[0], depth+1)
+			drop, ok2 := ssautil.SliceElems(args[1])
+			if !ok || !ok2 {
+				return nil, false
+			}
+			for _, d := range drop {
+				s, ok := ssautil.ConstString(d)
+				if !ok {
+					return nil, false
+				}
+				list = slices.DeleteFunc(list, func(n string) bool { return n == s })
+			}
+			return list, true
+		}
+	}
+	return nil, false
+}
+
+// fieldNames reads builder.RawFieldNames(&T{}, postgres...): T's db tags in
+// field order, with `-` left out, backquoted unless for PostgreSQL.
+func fieldNames(in, pg ssa.Value) ([]string, bool) {
+	t := in.Type()
+	if mi, ok := in.(*ssa.MakeInterface); ok {
+		t = mi.X.Type()
+	}
+	st, ok := ssautil.Deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return nil, false
+	}
+	postgres := false
+	if elems, ok := ssautil.SliceElems(pg); ok && len(elems) > 0 {
+		c, ok := ssautil.Unwrap(elems[0]).(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+			return nil, false
+		}
+		postgres = constant.BoolVal(c.Value)
+	}
+	var out []string
+	for i := range st.NumFields() {
+		tag := reflect.StructTag(st.Tag(i)).Get("db")
+		tag, _, _ = strings.Cut(tag, ",")
+		tag = strings.TrimSpace(tag)
+		if tag == "-" {
+			continue
+		}
+		if tag == "" {
+			tag = st.Field(i).Name()
+		}
+		if !postgres {
+			tag = "`" + tag + "`"
+		}
+		out = append(out, tag)
+	}
+	return out, true
 }

@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	res.SSA = pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA()
-	rec := NewRecognizer(pass, res.SSA.Pkg)
+	rec := NewRecognizer(pass, res.SSA.Pkg, res.SSA.SrcFuncs)
 	rec.TextOf = func(obj types.Object) (string, bool) {
 		q := new(QueryText)
 		return q.Text, obj.Pkg() != pass.Pkg && pass.ImportObjectFact(obj, q)

@@ -43,7 +43,7 @@ var analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	prog := pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy).SSA()
-	r := sqlcall.NewRecognizer(pass, prog.Pkg)
+	r := sqlcall.NewRecognizer(pass, prog.Pkg, prog.SrcFuncs)
 	r.TextOf = func(obj types.Object) (string, bool) {
 		f := new(textFact)
 		return f.Text, pass.ImportObjectFact(obj, f)

@@ -164,6 +164,12 @@ func (t *texter) load(addr ssa.Value, depth int) (string, bool) {
 	if v := ssautil.Stored(addr); v != nil {
 		return t.text(v, depth+1)
 	}
+	if fa, ok := addr.(*ssa.FieldAddr); ok {
+		if f := ssautil.FieldOf(fa); f != nil {
+			s, ok := t.r.fields()[f]
+			return s, ok
+		}
+	}
 	return "", false
 }
 
@@ -186,8 +192,11 @@ func (t *texter) call(call *ssa.Call, depth int) (string, bool) {
 		}
 		return s, true
 	case isFunc(call, "strings", "", "Join") && len(args) == 2:
-		elems, ok := ssautil.SliceElems(args[0])
 		sep, ok2 := t.text(args[1], depth+1)
+		if names, ok := t.r.names(args[0], depth+1); ok && ok2 {
+			return strings.Join(names, sep), true
+		}
+		elems, ok := ssautil.SliceElems(args[0])
 		if !ok || !ok2 {
 			return "", false
 		}
@@ -202,6 +211,16 @@ func (t *texter) call(call *ssa.Call, depth int) (string, bool) {
 			return "", false
 		}
 		return s, true
+	case isFunc(call, builderPath, "", "PostgreSqlJoin") && len(args) == 1:
+		names, ok := t.r.names(args[0], depth+1)
+		if !ok {
+			return "", false
+		}
+		set := make([]string, len(names))
+		for i, n := range names {
+			set[i] = n + " = $" + strconv.Itoa(i+2)
+		}
+		return strings.Join(set, ", "), true
 	case isFunc(call, "strings", "", "TrimSpace") && len(args) == 1:
 		s, ok := t.text(args[0], depth+1)
 		return strings.TrimSpace(s), ok
