@@ -312,7 +312,12 @@ func wrapperOp(fn *ssa.Function, instr ssa.CallInstruction, obj *types.Func, f *
 		// Keyed as the func that releases it, which the caller calls.
 		op.setKey(keyValue(unlock))
 	}
-	if lease := leaseOf(instr, f.Lease); lease != nil {
+	switch lease := leaseOf(instr, f.Lease); {
+	case lease != nil && f.LeaseKey == "":
+		// A library's lock object: keyed as the object its Release takes.
+		op.setKey(keyValue(lease))
+		op.KeyExpr, op.Library = lease, true
+	case lease != nil:
 		// Keyed as the lease's field its Release reads: lease.key.*
 		op.setKey(Key{Kind: Deref, Args: []Key{{Kind: Field, Text: f.LeaseKey, Args: []Key{keyValue(lease)}}}})
 	}

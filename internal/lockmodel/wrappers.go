@@ -40,7 +40,11 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 			continue
 		}
 		key := op.Tmpl
-		if !key.Template() {
+		if lease, field := returnedLease(fn, op); op.Kind == Acquire && op.Library && lease >= 0 && field == "" {
+			// A library's lock object it made, locked and returns: callers
+			// key the lock by the object, whatever made it.
+			key = Key{Kind: Opaque, Text: "lease"}
+		} else if !key.Template() {
 			// A lock object the function made and returns, locked: its
 			// callers key the lock by the object (returnedLease).
 			if lease, _ := returnedLease(fn, op); op.Kind != Acquire || lease < 0 {
@@ -307,7 +311,9 @@ func objectKey(fn *ssa.Function, key Key) (*types.TypeName, string) {
 
 // returnedLease finds the result of an acquiring wrapper that is a lease: a
 // struct it makes and returns, with the acquired key in one of its fields,
-// which the lease's Release reads back (lease.Release(ctx) deletes le.key).
+// which the lease's Release reads back (lease.Release(ctx) deletes le.key),
+// or a lock library's object it made and locked (field "": the object is
+// the key, as its library's Release reads it).
 func returnedLease(fn *ssa.Function, acquire *Op) (int, string) {
 	key := acquire.Tmpl.String()
 	for _, b := range fn.Blocks {
@@ -318,6 +324,9 @@ func returnedLease(fn *ssa.Function, acquire *Op) (int, string) {
 		for i, r := range ret.Results {
 			if field, ok := keyFieldOf(acquire.Tmpl, r); ok {
 				return i, field // the lock object it locked, made elsewhere
+			}
+			if acquire.Library && acquire.KeyExpr != nil && keyOf(r) == key {
+				return i, "" // a library's lock object, made here and locked
 			}
 			alloc, ok := ssautil.Unwrap(r).(*ssa.Alloc)
 			if !ok {
