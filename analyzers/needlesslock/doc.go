@@ -33,6 +33,9 @@
 //     INSERT … ON CONFLICT DO NOTHING) whose row count decides who goes on,
 //     and writes the rest only for the winner (see unfencedwrite): the
 //     database serializes it already, drop the lock;
+//   - makes one INSERT that a UNIQUE key refuses a second time (the schema's,
+//     an ORM tag's, or a key goctl's model supplies): the key serializes it
+//     already, drop the lock and take the duplicate-key error as done;
 //   - otherwise: SELECT … FOR UPDATE in a transaction.
 //
 // Bad:

@@ -73,6 +73,11 @@ func advice(reg *effects.Region) string {
 		return what + " already lets only one caller through; drop the lock"
 	}
 	for _, w := range reg.Writes {
+		if w.Keyed && len(reg.Writes) == 1 {
+			return "the UNIQUE key of " + w.Stmt.Table + " already refuses a second insert; drop the lock and treat the duplicate-key error as done"
+		}
+	}
+	for _, w := range reg.Writes {
 		if w.InLoop {
 			return "a UNIQUE-keyed task table or a database advisory lock serializes the job without a TTL"
 		}

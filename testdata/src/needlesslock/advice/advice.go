@@ -74,3 +74,15 @@ func fenced(ctx context.Context, rdb *redis.Client, db *sql.DB, id int64) error 
 	}
 	return nil
 }
+
+// An insert the schema's UNIQUE key refuses a second time (coupon_claims,
+// in unfencedwrite/schema's migrations) needs no lock at all.
+func claimCoupon(ctx context.Context, rdb *redis.Client, db *sql.DB, user, coupon int64) error {
+	token := uuid.NewString()
+	if ok, err := rdb.SetNX(ctx, "lock:coupon", token, 10*time.Second).Result(); err != nil || !ok { // want `lock only guards database work: the UNIQUE key of coupon_claims already refuses a second insert; drop the lock and treat the duplicate-key error as done`
+		return errBusy
+	}
+	defer unlock.Run(ctx, rdb, []string{"lock:coupon"}, token)
+	_, err := db.ExecContext(ctx, "INSERT INTO coupon_claims (user_id, coupon_id) VALUES ($1, $2)", user, coupon)
+	return err
+}
