@@ -129,6 +129,37 @@ func fallsThrough(test *ssa.If, failure int) bool {
 	return reaches(b.Succs[1-failure], join, lightBlock)
 }
 
+// retries reports whether the failure side of test calls the acquisition
+// again, on the same lock object or client, before it rejoins: a retry loop
+// that falls through only once a later attempt won.
+//
+//	if !ok {
+//		for { if ok, err = l.Acquire(); ok { break } … }
+//	}
+func retries(test *ssa.If, failure int, acq *ssa.Call) bool {
+	if acq == nil {
+		return false
+	}
+	obj, recv, _ := ssautil.Callee(acq.Common())
+	start := test.Block().Succs[failure]
+	for _, b := range test.Parent().Blocks {
+		if !start.Dominates(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || call == ssa.CallInstruction(acq) {
+				continue
+			}
+			o, r, _ := ssautil.Callee(call.Common())
+			if o != nil && o == obj && (recv == nil || r != nil && keyOf(r) == keyOf(recv)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // thinExit follows the blocks that only log from start and returns the one
 // block they all lead to, or nil when they lead to more than one, end the
 // function or go on for long.

@@ -44,7 +44,7 @@ func (op *Op) computeOutcome() Outcome {
 	if !ok {
 		return Ignored
 	}
-	u := usage{wrapper: op.Fact != nil}
+	u := usage{wrapper: op.Fact != nil, acq: call}
 	u.walk(call, isErrorType(call.Type()), op.NilIsError, 0) // Lock() error: the error is the result
 	switch {
 	case u.loggedFailure:
@@ -70,6 +70,7 @@ type usage struct {
 	// the other tests do.
 	loggedFailure bool
 	wrapper       bool // the acquisition is a wrapper's call, whose results may include the lock's token
+	acq           *ssa.Call
 }
 
 func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
@@ -110,7 +111,7 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 			}
 			u.saw(isErr, nilIsError)
 		case *ssa.If:
-			if !isErr && (onlyLogs(r, 1) || fallsThrough(r, 1)) {
+			if !isErr && (onlyLogs(r, 1) || fallsThrough(r, 1) && !retries(r, 1, u.acq)) {
 				// The acquired flag's own test lets "not acquired" into
 				// the work, whatever the error's test does.
 				u.logged, u.loggedFailure = true, true
