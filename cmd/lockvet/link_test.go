@@ -353,6 +353,85 @@ func (s *Service) Grant(ctx context.Context, rdb *redis.Client, id int64) error 
 	return rdb.Incr(ctx, "grants").Err()
 }
 `,
+	// Package leases returns a lease the caller releases through an
+	// interface of one method, and Job has that method too, as every lease
+	// does: the lease Acquire converts to Lease is the one Release reaches.
+	"leases/leases.go": `package leases
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+)
+
+type Lease interface {
+	Release(ctx context.Context) (bool, error)
+}
+
+const unlock = ` + "`" + `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end` + "`" + `
+
+type Store struct{ rdb *redis.Client }
+
+type lease struct {
+	rdb        *redis.Client
+	key, token string
+}
+
+func (s *Store) Acquire(ctx context.Context, key string) (Lease, bool, error) {
+	l := &lease{rdb: s.rdb, key: key, token: uuid.NewString()}
+	ok, err := s.rdb.SetNX(ctx, key, l.token, 30*time.Second).Result()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return l, true, nil
+}
+
+func (l *lease) Release(ctx context.Context) (bool, error) {
+	n, err := l.rdb.Eval(ctx, unlock, []string{l.key}, l.token).Int()
+	return n == 1, err
+}
+
+type Job struct {
+	client   *redis.Client
+	name, id string
+}
+
+func (j *Job) Release(ctx context.Context) (bool, error) {
+	n, err := j.client.Eval(ctx, unlock, []string{"job:" + j.name}, j.id).Int()
+	return n == 1, err
+}
+`,
+	"profiles/profiles.go": `package profiles
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+
+	"example.com/linked/leases"
+)
+
+type Locks interface {
+	Acquire(ctx context.Context, key string) (leases.Lease, bool, error)
+}
+
+type Service struct {
+	Locks Locks
+	DB    *sql.DB
+}
+
+func (s *Service) Rebuild(ctx context.Context, id int64, score int) error {
+	l, ok, err := s.Locks.Acquire(ctx, "lock:profile:"+strconv.FormatInt(id, 10))
+	if err != nil || !ok {
+		return err
+	}
+	defer l.Release(ctx)
+	_, err = s.DB.ExecContext(ctx, "UPDATE profiles SET score = $1 WHERE id = $2", score, id)
+	return err
+}
+`,
 	"main.go": `package main
 
 import (
@@ -395,6 +474,8 @@ var linkedFindings = []string{
 	"service/service.go:38:13: lock released in kv.Client.Del with plain DEL",
 	"service/service.go:80:24: unfenced write (in Credit) under a TTL lock",
 	"service/service.go:75:28: lock only guards database work",
+	"profiles/profiles.go:21:31: lock only guards database work",
+	"profiles/profiles.go:26:27: unfenced write under a TTL lock",
 }
 
 func linkedModule(t *testing.T) string {

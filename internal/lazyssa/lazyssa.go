@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -31,14 +32,18 @@ var Analyzer = guard.Protect(&analysis.Analyzer{
 type Lazy struct {
 	pass *analysis.Pass
 	once sync.Once
-	ssa  *buildssa.SSA
+	ssa  atomic.Pointer[buildssa.SSA]
 }
 
 // SSA returns the package's SSA form, building it on the first call.
 func (l *Lazy) SSA() *buildssa.SSA {
-	l.once.Do(func() { l.ssa = build(l.pass) })
-	return l.ssa
+	l.once.Do(func() { l.ssa.Store(build(l.pass)) })
+	return l.ssa.Load()
 }
+
+// Built returns the package's SSA form if a check has asked for it, and nil
+// if none has: a pass that only gleans from SSA need not pay for it.
+func (l *Lazy) Built() *buildssa.SSA { return l.ssa.Load() }
 
 func build(pass *analysis.Pass) *buildssa.SSA {
 	prog := ssa.NewProgram(pass.Fset, 0)

@@ -48,6 +48,7 @@ type Type struct {
 	Name    string            // path.T
 	Methods map[string]string // name → signature
 	Facts   map[string]Facts  // name → facts, for the methods that have any
+	Into    []string          `json:"-"` // the interfaces the program converts it to, set by Join
 }
 
 // Iface is an interface the package calls methods of, with its method set.
@@ -64,6 +65,10 @@ type Record struct {
 	// Paired are the wrappers of other packages this package pairs into
 	// locks: their own problems belong in them, when they are analysed too.
 	Paired []Wrapper `json:",omitempty"`
+	// Into are, for the named types the package converts to a named
+	// interface (path.T → path.I), the interfaces: the ports a type is
+	// wired into. Packages whose SSA form lockvet did not build say none.
+	Into map[string][]string `json:",omitempty"`
 	// Imports are the paths the package imports: a package analysed again
 	// may export new facts (a wrapper of a method the table resolves), so
 	// its importers are analysed again too.
@@ -85,10 +90,17 @@ type Wrapper struct {
 // one of those (their wrappers' facts may change with the table).
 func Join(records []Record) (table map[string]Facts, paired map[string]bool, callers []string) {
 	var types []Type
+	into := make(map[string][]string)
 	for _, r := range records {
 		types = append(types, r.Types...)
+		for t, ifaces := range r.Into {
+			into[t] = append(into[t], ifaces...)
+		}
 	}
 	sort.Slice(types, func(i, j int) bool { return types[i].Name < types[j].Name })
+	for i := range types {
+		types[i].Into = into[types[i].Name]
+	}
 	table = make(map[string]Facts)
 	ambiguous := make(map[string]bool)
 	for _, r := range records {
@@ -172,11 +184,8 @@ func resolve(iface Iface, m string, types []Type) (Facts, bool) {
 			clash[kind] = true
 		}
 	}
-	for _, t := range types {
-		f, ok := t.Facts[m]
-		if !ok || f.empty() || !implements(t, iface) {
-			continue
-		}
+	for _, t := range implementers(iface, m, types) {
+		f := t.Facts[m]
 		if f.Wrapper != nil {
 			pick(&wrapper, &f, func(f *Facts) json.RawMessage { return f.Wrapper }, "wrapper")
 		}
@@ -202,6 +211,26 @@ func resolve(iface Iface, m string, types []Type) (Facts, bool) {
 		out.From, out.Func, out.Pkg = p.from.From, p.from.Func, p.from.Pkg
 	}
 	return out, !out.empty()
+}
+
+// implementers returns the types with facts for method m that implement
+// iface. Small interfaces match many types by shape alone (every lease has
+// Release(ctx) (bool, error)); when the program converts some of them to
+// iface, those are its implementations, and the others are another port's.
+func implementers(iface Iface, m string, types []Type) []Type {
+	var shaped, wired []Type
+	for _, t := range types {
+		if f, ok := t.Facts[m]; ok && !f.empty() && implements(t, iface) {
+			shaped = append(shaped, t)
+			if slices.Contains(t.Into, iface.Name) {
+				wired = append(wired, t)
+			}
+		}
+	}
+	if len(wired) > 0 {
+		return wired
+	}
+	return shaped
 }
 
 func implements(t Type, iface Iface) bool {

@@ -5,6 +5,23 @@ import (
 	"testing"
 )
 
+func TestJoinPrefersTheTypesWiredIntoTheInterface(t *testing.T) {
+	sig := map[string]string{"Release": "func(context.Context) (bool, error)"}
+	lease := func(name, from string) Type {
+		return Type{Name: name, Methods: sig, Facts: map[string]Facts{"Release": {From: from, Wrapper: json.RawMessage(`{"From":"` + from + `"}`)}}}
+	}
+	types := []Type{lease("app/infra.profileLease", "infra.profileLease.Release"), lease("app/redislock.Lock", "redislock.Lock.Release")}
+	calls := []Iface{{Name: "app/ports.Lease", Methods: sig}}
+	if table, _, _ := Join([]Record{{Package: "app/svc", Calls: calls}, {Package: "app/infra", Types: types}}); table["app/ports.Lease.Release"].From != "" {
+		t.Errorf("two leases by shape alone: resolved, want ambiguous")
+	}
+	table, _, _ := Join([]Record{{Package: "app/svc", Calls: calls}, {Package: "app/infra", Types: types,
+		Into: map[string][]string{"app/infra.profileLease": {"app/ports.Lease"}, "app/redislock.Lock": {"app/other.Lease"}}}})
+	if f := table["app/ports.Lease.Release"]; f.From != "infra.profileLease.Release" {
+		t.Errorf("the lease converted to ports.Lease: got %+v", f)
+	}
+}
+
 func TestJoinPicksEachKindOfFact(t *testing.T) {
 	sig := map[string]string{"Lock": "func(context.Context) error", "Unlock": "func(context.Context) error"}
 	iface := Iface{Name: "app/lock.Mutex", Methods: sig}

@@ -106,9 +106,15 @@ func (r *Region) prune(ends map[ssa.Instruction]bool) {
 		}
 		reaches[b] = true
 		if _, deferred := instr.(*ssa.Defer); deferred {
-			for _, c := range r.blocks {
-				if b.Dominates(c) {
-					reaches[c] = true
+			// Registered, the release stays so to the function's end: what
+			// follows the defer on any path holds the lock, though a path
+			// that skipped the defer (it was not taken) joins it.
+			for queue := []*ssa.BasicBlock{b}; len(queue) > 0; queue = queue[1:] {
+				for _, s := range queue[0].Succs {
+					if _, in := r.spans[s]; in && !reaches[s] {
+						reaches[s] = true
+						queue = append(queue, s)
+					}
 				}
 			}
 		}

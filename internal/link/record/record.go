@@ -8,16 +8,17 @@ package record
 import (
 	"encoding/json"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/lockvet/lockvet/internal/effects"
 	"github.com/lockvet/lockvet/internal/guard"
+	"github.com/lockvet/lockvet/internal/lazyssa"
 	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/lockmodel"
 )
@@ -29,7 +30,7 @@ const Category = "lockvet-link"
 var Analyzer = guard.Protect(&analysis.Analyzer{
 	Name:     "linkrecord",
 	Doc:      "record the facts of a package's methods and the interface methods it calls, for the link step",
-	Requires: []*analysis.Analyzer{inspect.Analyzer, lockmodel.Analyzer, effects.Analyzer},
+	Requires: []*analysis.Analyzer{inspect.Analyzer, lazyssa.Analyzer, lockmodel.Analyzer, effects.Analyzer},
 	Run:      run,
 })
 
@@ -39,8 +40,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	model := pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
 	eff := pass.ResultOf[effects.Analyzer].(*effects.Result)
-	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(pass.Fset, model, eff), Calls: calls(pass), Paired: paired(pass, model),
-		Imports: imports(pass.Pkg)}
+	rec := link.Record{Package: pass.Pkg.Path(), Types: concreteTypes(pass, model, eff), Calls: calls(pass), Paired: paired(pass, model),
+		Into: into(pass.ResultOf[lazyssa.Analyzer].(*lazyssa.Lazy)), Imports: imports(pass.Pkg)}
 	// Even an empty record says the package is analysed: a wrapper of it
 	// that another package pairs into a lock is reported in it.
 	data, err := json.Marshal(rec)
@@ -53,7 +54,8 @@ func run(pass *analysis.Pass) (any, error) {
 
 // concreteTypes lists the package's named types that have methods with
 // facts, test doubles left out.
-func concreteTypes(fset *token.FileSet, model *lockmodel.Model, eff *effects.Result) []link.Type {
+func concreteTypes(pass *analysis.Pass, model *lockmodel.Model, eff *effects.Result) []link.Type {
+	fset := pass.Fset
 	byType := make(map[*types.Named]*link.Type)
 	add := func(m *types.Func, set func(*link.Facts)) {
 		recv := m.Type().(*types.Signature).Recv()
@@ -92,7 +94,45 @@ func concreteTypes(fset *token.FileSet, model *lockmodel.Model, eff *effects.Res
 	return out
 }
 
-// calls lists the named interfaces whose methods the package calls.
+// into lists, for each named type the package's code converts (or a
+// pointer to which it converts) to a named interface, the interfaces, from
+// the SSA form if a check built it.
+func into(lazy *lazyssa.Lazy) map[string][]string {
+	prog := lazy.Built()
+	if prog == nil {
+		return nil
+	}
+	seen := make(map[[2]string]bool)
+	out := make(map[string][]string)
+	for _, fn := range prog.SrcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				mi, ok := instr.(*ssa.MakeInterface)
+				if !ok {
+					continue
+				}
+				iface, ok := types.Unalias(mi.Type()).(*types.Named)
+				if !ok || iface.Obj().Pkg() == nil {
+					continue
+				}
+				c, ok := types.Unalias(derefType(mi.X.Type())).(*types.Named)
+				if !ok || c.Obj().Pkg() == nil || types.IsInterface(c) {
+					continue
+				}
+				k := [2]string{link.TypeName(c), link.TypeName(iface)}
+				if !seen[k] {
+					seen[k] = true
+					out[k[0]] = append(out[k[0]], k[1])
+				}
+			}
+		}
+	}
+	for _, ifaces := range out {
+		sort.Strings(ifaces)
+	}
+	return out
+}
+
 // paired lists the wrappers of other packages that the package's locks are
 // taken and released through, sorted.
 func paired(pass *analysis.Pass, model *lockmodel.Model) []link.Wrapper {
@@ -121,6 +161,7 @@ func paired(pass *analysis.Pass, model *lockmodel.Model) []link.Wrapper {
 	return out
 }
 
+// calls lists the named interfaces whose methods the package calls.
 func calls(pass *analysis.Pass) []link.Iface {
 	seen := make(map[*types.Named]bool)
 	var out []link.Iface

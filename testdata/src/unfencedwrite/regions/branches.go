@@ -39,3 +39,28 @@ func seatLock(ctx context.Context, rdb *redis.Client, db *sql.DB, seat int64) er
 	_, err = db.ExecContext(ctx, `UPDATE seats SET holder = 'me' WHERE id = $1`, seat) // want `unfenced write under a TTL lock`
 	return err
 }
+
+// A lock taken only when a lock store is configured, and released in a
+// deferral registered only when it was taken: the work after both branches
+// join runs under it.
+func optionalLock(ctx context.Context, rdb *redis.Client, db *sql.DB, user int64) error {
+	var value string
+	if rdb != nil {
+		v := uuid.NewString()
+		ok, err := rdb.SetNX(ctx, "lock:score", v, 10*time.Second).Result()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errors.New("busy")
+		}
+		value = v
+	}
+	if value != "" {
+		defer func() {
+			releaseScript.Run(ctx, rdb, []string{"lock:score"}, value)
+		}()
+	}
+	_, err := db.ExecContext(ctx, `UPDATE scores SET total = total + 1 WHERE user_id = $1`, user) // want `unfenced write under a TTL lock`
+	return err
+}
