@@ -88,9 +88,17 @@ func readKey(v ssa.Value, depth int) Key {
 			return Key{Kind: Deref, Args: []Key{readKey(x.X, depth+1)}}
 		}
 	case *ssa.FieldAddr:
-		return Key{Kind: Field, Text: fieldName(x.X.Type(), x.Field), Args: []Key{readKey(x.X, depth+1)}}
+		base := x.X
+		if v := ssautil.Spilled(base); v != nil {
+			// A field of a struct value held in memory: the value's field.
+			base = v
+		}
+		return Key{Kind: Field, Text: fieldName(x.X.Type(), x.Field), Args: []Key{readKey(base, depth+1)}}
 	case *ssa.Field:
-		return Key{Kind: Field, Text: fieldName(x.X.Type(), x.Field), Args: []Key{readKey(x.X, depth+1)}}
+		// A field read from a struct value is the key a load through a
+		// pointer reads: a value receiver's l.key is a pointer receiver's.
+		f := Key{Kind: Field, Text: fieldName(x.X.Type(), x.Field), Args: []Key{readKey(x.X, depth+1)}}
+		return Key{Kind: Deref, Args: []Key{f}}
 	case *ssa.BinOp:
 		return Key{Kind: BinOp, Text: x.Op.String(), Args: []Key{readKey(x.X, depth+1), readKey(x.Y, depth+1)}}
 	case *ssa.Call:

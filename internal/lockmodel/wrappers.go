@@ -1,6 +1,7 @@
 package lockmodel
 
 import (
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -328,7 +329,7 @@ func returnedLease(fn *ssa.Function, acquire *Op) (int, string) {
 			if acquire.Library && acquire.KeyExpr != nil && keyOf(r) == key {
 				return i, "" // a library's lock object, made here and locked
 			}
-			alloc, ok := ssautil.Unwrap(r).(*ssa.Alloc)
+			alloc, ok := structAlloc(r)
 			if !ok {
 				continue
 			}
@@ -346,6 +347,17 @@ func returnedLease(fn *ssa.Function, acquire *Op) (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// structAlloc returns the composite literal a result is, by pointer or as
+// a copy of its value (a lease struct returned as an interface).
+func structAlloc(v ssa.Value) (*ssa.Alloc, bool) {
+	v = ssautil.Unwrap(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	alloc, ok := v.(*ssa.Alloc)
+	return alloc, ok
 }
 
 // keyFieldOf reports whether key is a field of the object v (*v.key), as

@@ -71,3 +71,48 @@ func closureStores(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
 	}
 	return false
 }
+
+// Spilled returns the value a struct variable holds when it is a copy of
+// one value that is only read, field by field: go/ssa keeps a value
+// receiver or parameter in memory when its fields are selected (l.key), and
+// l.key is then a field of the parameter. nil otherwise.
+func Spilled(addr ssa.Value) ssa.Value {
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var val ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != alloc || val != nil {
+				return nil
+			}
+			val = x.Val
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if !onlyLoaded(x) {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return val
+}
+
+// onlyLoaded reports whether the address addr is only read through.
+func onlyLoaded(addr ssa.Value) bool {
+	for _, ref := range *addr.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -116,3 +116,26 @@ func (l *Locker) Setnx(ctx context.Context, key string) bool { // want Setnx:`ac
 func (l *Locker) LockJoined(ctx context.Context, name string) bool { // want LockJoined:`acquire Join\(\[\]\(c:"lock", \{p2\}\), c:":"\) via SETNX`
 	return l.rdb.SetNX(ctx, strings.Join([]string{"lock", name}, ":"), uuid.NewString(), time.Minute).Val()
 }
+
+// ValueLease is a lease held by value: its methods' receiver is a copy, and
+// l.key is the same key a pointer receiver loads.
+type ValueLease struct {
+	rdb   *redis.Client
+	key   string
+	token string
+}
+
+// Acquire returns the lease as a struct value behind an interface.
+func Acquire(ctx context.Context, rdb *redis.Client, key string) (interface{ Release(context.Context) error }, error) { // want Acquire:`acquire \{p2\} via SETNX lease=r0.key`
+	token := uuid.NewString()
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil || !ok {
+		return nil, ErrBusy
+	}
+	return ValueLease{rdb: rdb, key: key, token: token}, nil
+}
+
+// Release runs the owner-checked script with the lease's own fields.
+func (l ValueLease) Release(ctx context.Context) error { // want Release:`release \{p0\}.key.\* via script value=\{p0\}.token checked`
+	return release.Run(ctx, l.rdb, []string{l.key}, l.token).Err()
+}
