@@ -99,6 +99,10 @@ func readKey(v ssa.Value, depth int) Key {
 		// pointer reads: a value receiver's l.key is a pointer receiver's.
 		f := Key{Kind: Field, Text: fieldName(x.X.Type(), x.Field), Args: []Key{readKey(x.X, depth+1)}}
 		return Key{Kind: Deref, Args: []Key{f}}
+	case *ssa.IndexAddr:
+		return Key{Kind: Field, Text: index(x.Index), Args: []Key{readKey(x.X, depth+1)}}
+	case *ssa.Index:
+		return Key{Kind: Deref, Args: []Key{{Kind: Field, Text: index(x.Index), Args: []Key{readKey(x.X, depth+1)}}}}
 	case *ssa.BinOp:
 		return Key{Kind: BinOp, Text: x.Op.String(), Args: []Key{readKey(x.X, depth+1), readKey(x.Y, depth+1)}}
 	case *ssa.Call:
@@ -114,6 +118,16 @@ func readKey(v ssa.Value, depth int) Key {
 		}
 	}
 	return opaque(v)
+}
+
+// index names an element of a list: [2] for a constant index, [] for the
+// element a loop visits, so that a helper locking each item of
+// order.Transfers and one releasing each item of it hold the same keys.
+func index(i ssa.Value) string {
+	if c, ok := i.(*ssa.Const); ok && c.Value != nil {
+		return "[" + c.Value.ExactString() + "]"
+	}
+	return "[]"
 }
 
 // callKey reads a call by its callee and arguments, so that
