@@ -56,7 +56,9 @@
 //
 // A SET NX whose key is never released is not a lock and is never reported:
 // dedup and idempotency markers, run-once guards, throttles, create-if-absent
-// records, and leases meant to expire on their own.
+// records, and leases meant to expire on their own. One that a goroutine
+// started after it renews (go renewLoop(ctx, key, value)) is a lock held to
+// the end of the function: a cron runner that lets its key expire.
 //
 // Where a wrapper's problem is reported: a problem the wrapper alone decides
 // (a constant value, a missing TTL, or SETNX then EXPIRE inside TryLock or an

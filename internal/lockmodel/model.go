@@ -5,7 +5,8 @@
 //
 // Checks never walk SSA for locks themselves; they judge the Locks found here.
 // A SET NX with no release of its key is not a lock (a dedup marker, a run-once
-// guard, a throttle) and appears in no Lock: precision before recall.
+// guard, a throttle) and appears in no Lock, unless a goroutine started
+// under it renews the key: precision before recall.
 package lockmodel
 
 import (
@@ -272,11 +273,28 @@ func pairInFunc(ops []*Op) []*Lock {
 		// A key deleted only when the work failed is a marker cleared for a
 		// retry, unless it lives for seconds: then it is a lease the failure
 		// gives back, and may by then be another holder's.
-		if len(l.Releases) > 0 && (!allOnErrorPath(l.Releases) || shortTTL(a.TTLExpr)) {
+		if len(l.Releases) > 0 && (!allOnErrorPath(l.Releases) || shortTTL(a.TTLExpr)) || len(l.Releases) == 0 && renewedInBackground(l) {
 			locks = append(locks, l)
 		}
 	}
 	return locks
+}
+
+// renewedInBackground reports whether a goroutine started under the lock
+// renews its key: a lease held while the work runs and left to expire after
+// it, as cron runners that never delete their key hold one.
+func renewedInBackground(l *Lock) bool {
+	for _, r := range l.Refreshes {
+		if _, ok := r.Instr.(*ssa.Go); ok {
+			return true
+		}
+		for fn := r.Fn; fn != nil && fn != l.Acquire.Fn; fn = fn.Parent() {
+			if ssautil.StartedAsGoroutine(fn) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tokens finds the fencing tokens of the lock a takes: its own result when it

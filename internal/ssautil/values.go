@@ -245,3 +245,31 @@ func ParamBinding(p *ssa.Parameter) ssa.Value {
 	}
 	return bound
 }
+
+// StartedAsGoroutine reports whether the closure fn is run by a go
+// statement of the function that makes it.
+func StartedAsGoroutine(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return false
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			g, ok := instr.(*ssa.Go)
+			if !ok {
+				continue
+			}
+			switch v := g.Call.Value.(type) {
+			case *ssa.MakeClosure:
+				if v.Fn == fn {
+					return true
+				}
+			case *ssa.Function:
+				if v == fn {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
