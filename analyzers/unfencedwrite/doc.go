@@ -16,9 +16,10 @@
 // Only the storage can refuse the stale write (Kleppmann, "How to do distributed
 // locking", 2016). A write between an acquisition and its release (or the end of
 // the function, for a deferred release), directly or inside a function or
-// closure called there, or in a function literal given to a function that runs
-// it under a lock it holds (WithLock(ctx, key, func() error { … })), is fine
-// when:
+// closure called there, or in a function given to a function that runs it
+// under a lock it holds (a literal, a function or a method value:
+// WithLock(ctx, key, func() error { … }), RunWithLock(ctx, key, p.purge),
+// and a scheduler that hands its job on to such a runner), is fine when:
 //
 //  1. it is fenced by a fencing token: it stores the token and its WHERE
 //     refuses an older one (SET fencing_token = $2 … WHERE id = $1 AND

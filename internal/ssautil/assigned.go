@@ -26,7 +26,11 @@ func Assigned(v ssa.Value) ssa.Value {
 // Stored returns the one value ever stored in a local variable that is
 // assigned once, also when a closure captured it; nil otherwise.
 func Stored(addr ssa.Value) ssa.Value {
-	if fv, ok := addr.(*ssa.FreeVar); ok {
+	for range 8 { // a closure in a closure captures it from the outer one
+		fv, ok := addr.(*ssa.FreeVar)
+		if !ok {
+			break
+		}
 		addr = FreeVarBinding(fv)
 	}
 	alloc, ok := addr.(*ssa.Alloc)
@@ -53,17 +57,21 @@ func Stored(addr ssa.Value) ssa.Value {
 	return val
 }
 
-// closureStores reports whether the closure mc may assign the variable alloc
-// it captured.
-func closureStores(mc *ssa.MakeClosure, alloc *ssa.Alloc) bool {
+// closureStores reports whether the closure mc, or a closure it makes in
+// turn, may assign the variable v it captured.
+func closureStores(mc *ssa.MakeClosure, v ssa.Value) bool {
 	fn := mc.Fn.(*ssa.Function)
 	for i, b := range mc.Bindings {
-		if b != alloc || i >= len(fn.FreeVars) {
+		if b != v || i >= len(fn.FreeVars) {
 			continue
 		}
 		for _, ref := range *fn.FreeVars[i].Referrers() {
-			switch ref.(type) {
+			switch x := ref.(type) {
 			case *ssa.UnOp, *ssa.DebugRef:
+			case *ssa.MakeClosure:
+				if closureStores(x, fn.FreeVars[i]) {
+					return true
+				}
 			default:
 				return true
 			}
