@@ -18,11 +18,12 @@ import (
 //
 // The release then runs for a caller that did not get the lock too, and
 // deletes the holder's. It is so when some part of the result (the flag, or
-// the error) is tested after the defer and not before it.
+// the error) is tested after the defer and not before it, whether or not
+// that test then stops the work.
 func (l *Lock) ReleasedBeforeCheck(r *Op) bool {
 	a := l.Acquire
 	call, ok := a.Instr.(*ssa.Call)
-	if !ok || a.Queued || a.Confirmed || !a.Outcome().Checked() {
+	if !ok || a.Queued || a.Confirmed {
 		return false
 	}
 	d := deferOf(r)

@@ -50,6 +50,23 @@ func inClosure(ctx context.Context, s *Store, id string) {
 	work()
 }
 
+func requeue(id string) {}
+
+// A test of the flag that does not stop the work (the event is put back,
+// then processed anyway) is still a test the release was deferred before.
+func fallsThrough(ctx context.Context, s *Store, id string) error {
+	b, err := s.Lock(ctx, "lock:"+id)
+	if err != nil {
+		return err
+	}
+	defer s.Unlock(ctx, "lock:"+id) // want `release \(Unlock\) deferred before the lock is checked`
+	if !b {
+		requeue(id)
+	}
+	work()
+	return nil
+}
+
 // A direct plain DEL: the plain DEL's finding and fix say it.
 func direct(ctx context.Context, rdb *redis.Client, id string) {
 	ok, err := rdb.SetNX(ctx, "lock:"+id, uuid.NewString(), time.Minute).Result()
