@@ -53,12 +53,13 @@ func isSplitExpire(op *Op, ops []*Op) bool {
 }
 
 // fixedKey reports whether k is made of constants and package-level names
-// only: the same key in every function that names it.
+// only, joined or passed to a key builder: the same key in every function
+// that names it.
 func fixedKey(k Key) bool {
 	switch k.Kind {
 	case Const, Global:
 		return true
-	case BinOp:
+	case BinOp, Call:
 		for _, a := range k.Args {
 			if !fixedKey(a) {
 				return false

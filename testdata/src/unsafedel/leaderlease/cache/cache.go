@@ -1,4 +1,5 @@
-// Package cache forwards Redis commands from a package-level client.
+// Package cache forwards Redis commands from a package-level client, under
+// its own namespace.
 package cache
 
 import (
@@ -10,10 +11,12 @@ import (
 
 var client *redis.Client
 
+func serialKey(key string) string { return "plugin_daemon:" + key }
+
 func SetNX(key string, value any, ttl time.Duration) (bool, error) {
-	return client.SetNX(context.Background(), key, value, ttl).Result()
+	return client.SetNX(context.Background(), serialKey(key), value, ttl).Result()
 }
 
 func Expire(key string, ttl time.Duration) (bool, error) {
-	return client.Expire(context.Background(), key, ttl).Result()
+	return client.Expire(context.Background(), serialKey(key), ttl).Result()
 }
