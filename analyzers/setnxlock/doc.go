@@ -32,8 +32,11 @@
 //   - a failure that does not stop the work: the branch taken when the lock
 //     was not acquired only logs, or is empty, and falls through into the
 //     work (if err != nil { log.Println(err) }, if ok { defer unlock() }
-//     before the work, or a test for one failure that only logs it:
-//     case errors.Is(err, redislock.ErrNotObtained): fmt.Println(…)), or
+//     or if lease != nil { defer lease.Release() } before the work, or a
+//     test for one failure that only logs it:
+//     case errors.Is(err, redislock.ErrNotObtained): fmt.Println(…); a
+//     logging library, a logger type's or an in-house log package's
+//     levels only log), or
 //     that does something else (re-enqueues the event) and then rejoins
 //     the work with nothing telling the two paths apart. A branch that
 //     returns, continues, retries, sets a flag that later decides, or calls

@@ -162,7 +162,8 @@ func retries(test *ssa.If, failure int, acq *ssa.Call) bool {
 
 // thinExit follows the blocks that only log from start and returns the one
 // block they all lead to, or nil when they lead to more than one, end the
-// function or go on for long.
+// function or go on for long. A block that other paths reach too is where
+// they lead, though it only tests (if lease != nil { defer … }).
 func thinExit(start *ssa.BasicBlock) *ssa.BasicBlock {
 	var exit *ssa.BasicBlock
 	seen := map[*ssa.BasicBlock]bool{}
@@ -177,7 +178,7 @@ func thinExit(start *ssa.BasicBlock) *ssa.BasicBlock {
 		if len(seen) > 32 {
 			return nil
 		}
-		if !thinBlock(b) {
+		if !thinBlock(b) || b != start && !start.Dominates(b) {
 			if exit != nil && exit != b {
 				return nil
 			}

@@ -206,6 +206,12 @@ func (u *usage) handedOn(v ssa.Value) {
 		case *ssa.DebugRef, ssa.CallInstruction, *ssa.MakeClosure:
 		case *ssa.MakeInterface, *ssa.ChangeType:
 			u.handedOn(r.(ssa.Value))
+		case *ssa.BinOp:
+			// if lease != nil { defer lease.Release() }: a test whose
+			// "no lease" side only rejoins the work decides nothing.
+			if !leaseTestOnlyLogs(r) {
+				u.value = true
+			}
 		case *ssa.Store:
 			// Into a variable a closure captures (defer func() {
 			// lease.Release() }()): what the closure does with it.
@@ -218,6 +224,32 @@ func (u *usage) handedOn(v ssa.Value) {
 			u.value = true
 		}
 	}
+}
+
+// leaseTestOnlyLogs reports whether cmp compares a lease with nil and every
+// test of it lets "no lease" into the work, as if ok { defer unlock() } does.
+func leaseTestOnlyLogs(cmp *ssa.BinOp) bool {
+	if cmp.Op != token.EQL && cmp.Op != token.NEQ || !isNilConst(cmp.X) && !isNilConst(cmp.Y) {
+		return false
+	}
+	failure := 1 // lease != nil: the false side has none
+	if cmp.Op == token.EQL {
+		failure = 0
+	}
+	tests := 0
+	for _, ref := range *cmp.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.If:
+			if !onlyLogs(r, failure) {
+				return false
+			}
+			tests++
+		default:
+			return false
+		}
+	}
+	return tests > 0
 }
 
 func (u *usage) handedOnVar(alloc *ssa.Alloc) {

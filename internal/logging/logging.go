@@ -27,9 +27,10 @@ func Package(path string) bool {
 }
 
 // Logs reports whether a call of fn only logs: a logging library's function
-// or method, fmt's printing, or a log-level method (Info, Errorf…) of a type
-// named like a logger. A call that may end the process or the goroutine
-// (Fatal, Panic, Exit) does more than log.
+// or method, fmt's printing, or a log-level function or method (Info,
+// Errorf…) of a package or type named like a logger (an in-house
+// pkg/utils/log, a Logger). A call that may end the process or the
+// goroutine (Fatal, Panic, Exit) does more than log.
 func Logs(fn *types.Func) bool {
 	if fn.Pkg() == nil || Ends(fn.Name()) {
 		return false
@@ -41,7 +42,19 @@ func Logs(fn *types.Func) bool {
 	if Package(path) {
 		return true
 	}
-	return strings.Contains(strings.ToLower(recvName(fn)), "log") && level(name)
+	named := strings.Contains(strings.ToLower(recvName(fn)), "log") || loggerPackage(fn.Pkg().Name())
+	return named && level(name)
+}
+
+// loggerPackage reports whether a package's name says it logs: log,
+// logger, logging, logx; xlog, applog. A catalog or a changelog does not.
+func loggerPackage(name string) bool {
+	name = strings.ToLower(name)
+	switch name {
+	case "catalog", "dialog", "backlog", "changelog", "blog":
+		return false
+	}
+	return strings.HasPrefix(name, "log") || strings.HasSuffix(name, "log")
 }
 
 // Formats reports whether a call of fn builds a message or an error from its

@@ -66,6 +66,32 @@ func TestLoggerMethods(t *testing.T) {
 	}
 }
 
+// An in-house logging package's level functions log, as a logger type's
+// methods do; its other functions, and another package's Error, do not.
+func TestInHousePackage(t *testing.T) {
+	logPkg := types.NewPackage("example.com/app/pkg/utils/log", "log")
+	ordersPkg := types.NewPackage("example.com/app/orders", "orders")
+	fn := func(pkg *types.Package, name string) *types.Func {
+		return types.NewFunc(0, pkg, name, types.NewSignatureType(nil, nil, nil, nil, nil, false))
+	}
+	for _, c := range []struct {
+		fn   *types.Func
+		want bool
+	}{
+		{fn(logPkg, "Warn"), true},
+		{fn(logPkg, "Errorf"), true},
+		{fn(logPkg, "Fatal"), false},
+		{fn(logPkg, "Init"), false},
+		{fn(ordersPkg, "Error"), false},
+		{fn(types.NewPackage("example.com/app/catalog", "catalog"), "Info"), false},
+		{fn(types.NewPackage("example.com/app/xlog", "xlog"), "Infof"), true},
+	} {
+		if got := Logs(c.fn); got != c.want {
+			t.Errorf("Logs(%s) = %v, want %v", c.fn.FullName(), got, c.want)
+		}
+	}
+}
+
 func TestPackage(t *testing.T) {
 	for path, want := range map[string]bool{
 		"log": true, "log/slog": true, "go.uber.org/zap": true, "go.uber.org/zap/zapcore": true,
