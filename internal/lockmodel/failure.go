@@ -52,3 +52,50 @@ func hasFlag(call *ssa.Call) bool {
 	}
 	return !isErrorType(call.Type())
 }
+
+// takesOver reports whether r, run only where the lock was not acquired,
+// deletes a value it read and judged first: a claim that clears a corrupt
+// or abandoned holder's key to claim it again. It releases nothing of its
+// own, so it is no release of this lock.
+//
+//	if ok { return }
+//	val, _ := rdb.Get(ctx, key).Result()
+//	if corrupt(val) { rdb.Del(ctx, key); continue }
+func (l *Lock) takesOver(r *Op, ops []*Op) bool {
+	if !l.ReleasedOnFailure(r) {
+		return false
+	}
+	rb := r.Instr.Block()
+	for _, g := range ops {
+		get, ok := g.Instr.(*ssa.Call)
+		if !ok || g.Kind != Read || g.Key != r.Key || g.Fn != r.Fn || !g.Instr.Block().Dominates(rb) {
+			continue
+		}
+		for b := rb.Idom(); b != nil; b = b.Idom() {
+			if test, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && dependsOn(test.Cond, get, 0) {
+				return true
+			}
+			if b == g.Instr.Block() {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// dependsOn reports whether v is computed from the value of call.
+func dependsOn(v ssa.Value, call *ssa.Call, depth int) bool {
+	if v == call {
+		return true
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok || depth > 8 {
+		return false
+	}
+	for _, op := range instr.Operands(nil) {
+		if *op != nil && dependsOn(*op, call, depth+1) {
+			return true
+		}
+	}
+	return false
+}

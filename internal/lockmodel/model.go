@@ -258,7 +258,9 @@ func pairInFunc(ops []*Op) []*Lock {
 			}
 			switch o.Kind {
 			case Release:
-				l.Releases = append(l.Releases, o)
+				if !l.takesOver(o, ops) {
+					l.Releases = append(l.Releases, o)
+				}
 			case Refresh:
 				if o != splitExpire(a, ops) {
 					l.Refreshes = append(l.Refreshes, o)

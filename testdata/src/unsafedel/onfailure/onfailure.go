@@ -104,3 +104,27 @@ func transportError(ctx context.Context, s *Store, id string) error {
 	work()
 	return nil
 }
+
+// A claim that, when taken, reads the value it found and deletes it only
+// when it is corrupt, to claim again: a takeover of what it inspected, not
+// a release of a lock it holds. Silent.
+func claim(ctx context.Context, rdb *redis.Client, key, marker string) (string, error) {
+	for {
+		ok, err := rdb.SetNX(ctx, key, marker, time.Minute).Result()
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			return "", nil
+		}
+		val, err := rdb.Get(ctx, key).Result()
+		if err != nil {
+			return "", err
+		}
+		if len(val) < 8 {
+			rdb.Del(ctx, key)
+			continue
+		}
+		return val, nil
+	}
+}
