@@ -419,6 +419,7 @@ func within(fn, lit *ssa.Function) bool {
 // inside the wrapper that its fact describes.
 func linkInner(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) {
 	source := make(map[*types.Func]*Op)
+	byName := make(map[string]*Op) // the same, by full name
 	for fn, ops := range byRoot {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || local[obj] == nil {
@@ -427,7 +428,7 @@ func linkInner(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFac
 		f := local[obj]
 		for _, op := range ops {
 			if op.Kind == f.Kind && op.Key == f.Key.String() {
-				source[obj] = op
+				source[obj], byName[obj.FullName()] = op, op
 				break
 			}
 		}
@@ -435,6 +436,11 @@ func linkInner(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFac
 	for _, ops := range byRoot {
 		for _, op := range ops {
 			inner := source[op.Via]
+			if inner == nil && op.Fact != nil && op.Fact.ImplFunc != "" {
+				// An interface method the link step resolved to a
+				// wrapper of this package.
+				inner = byName[op.Fact.ImplFunc]
+			}
 			for depth := 0; inner != nil && inner.Via != nil && depth < 8; depth++ {
 				if inner.TwoStep && !inner.Fact.TwoStep {
 					break // the comparison that makes two steps is here
