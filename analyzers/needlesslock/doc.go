@@ -13,7 +13,8 @@
 //
 // needlesslock reports, at the acquisition, a lock whose region (as
 // unfencedwrite defines it) writes SQL and otherwise only reads SQL and
-// computes: no HTTP or gRPC call, no message published, no file written, no
+// computes (a gRPC status error built to return is a value): no HTTP or
+// gRPC call, no message published, no file written, no
 // other Redis command, and no call whose effects lockvet cannot see (an
 // interface method, a func value, a package without a summary). It stays
 // silent when a write uses the fencing token the lock's grant issued: without

@@ -31,6 +31,9 @@ var packages = map[string]kind{
 	"net/url": pure, "net/netip": pure, "go/ast": pure, "go/token": pure,
 	"github.com/google/uuid": pure, "github.com/shopspring/decimal": pure,
 	"github.com/pkg/errors": pure,
+	// An RPC's errors, codes, metadata and messages are values.
+	"google.golang.org/grpc/status": pure, "google.golang.org/grpc/codes": pure,
+	"google.golang.org/grpc/metadata": pure, "google.golang.org/protobuf": pure,
 	// Database plumbing; the statements themselves are recognised by sqlcall.
 	"database/sql": pure, "github.com/jmoiron/sqlx": pure, "github.com/jackc/pgx": pure,
 	"github.com/jackc/pgconn": pure, "gorm.io/gorm": pure, "github.com/jinzhu/gorm": pure, "github.com/Masterminds/squirrel": pure,
