@@ -23,6 +23,8 @@ const (
 	// gormV1Path is gorm before v2, whose *DB has the same chain and
 	// finishers (Update takes its column and value as variadic attrs).
 	gormV1Path = "github.com/jinzhu/gorm"
+	// goZeroSqlxPath is go-zero's own sqlx, not jmoiron's.
+	goZeroSqlxPath = "github.com/zeromicro/go-zero/core/stores/sqlx"
 )
 
 var pgxPaths = []string{
@@ -89,6 +91,14 @@ func tables() (map[key]*method, map[key]bool) {
 		"Queryx", "QueryxContext", "QueryRowx", "QueryRowxContext")
 	add(method{path: sqlxPath, lib: "sqlx", stmt: true, named: true, dest: true}, []string{"NamedStmt"},
 		"Get", "GetContext", "Select", "SelectContext")
+
+	// go-zero's sqlx: a raw connection or a transaction's Session; the
+	// destination comes before the text.
+	gz := method{path: goZeroSqlxPath, lib: "go-zero"}
+	gzDest := method{path: goZeroSqlxPath, lib: "go-zero", dest: true}
+	add(gz, []string{"Session"}, "Exec", "ExecCtx")
+	add(gzDest, []string{"Session"}, "QueryRow", "QueryRowCtx", "QueryRowPartial", "QueryRowPartialCtx",
+		"QueryRows", "QueryRowsCtx", "QueryRowsPartial", "QueryRowsPartialCtx")
 
 	for _, p := range pgxPaths {
 		recvs := []string{"Conn", "Tx"}

@@ -15,6 +15,7 @@ import (
 	_ "github.com/jinzhu/gorm"
 	_ "github.com/jmoiron/sqlx"
 	_ "github.com/uptrace/bun"
+	_ "github.com/zeromicro/go-zero/core/stores/sqlx"
 	_ "gorm.io/gorm"
 	_ "xorm.io/xorm"
 )
