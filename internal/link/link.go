@@ -63,7 +63,8 @@ type Record struct {
 	Types   []Type  `json:",omitempty"`
 	Calls   []Iface `json:",omitempty"`
 	// Paired are the wrappers of other packages this package pairs into
-	// locks: their own problems belong in them, when they are analysed too.
+	// locks, and its own lock helpers paired by name: their own problems
+	// belong in them, when they are analysed too.
 	Paired []Wrapper `json:",omitempty"`
 	// Into are, for the named types the package converts to a named
 	// interface (path.T → path.I), the interfaces: the ports a type is
@@ -134,7 +135,7 @@ func Join(records []Record) (table map[string]Facts, paired map[string]bool, cal
 	paired = make(map[string]bool)
 	for _, r := range records {
 		for _, w := range r.Paired {
-			if analysed[w.Pkg] && w.Pkg != r.Package {
+			if analysed[w.Pkg] {
 				paired[w.Func] = true
 				callers = append(callers, r.Package, w.Pkg)
 			}

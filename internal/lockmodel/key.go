@@ -25,6 +25,10 @@ type Key struct {
 	Text string
 	N    int   // Param: the parameter's index, the receiver first
 	Args []Key // Field, Deref: the operand; BinOp: both; Call, Invoke: receiver then arguments
+	// Nullary: a method called with no argument but its receiver, as
+	// s.newToken(): what it returns depends on what the method does, not
+	// on the receiver alone.
+	Nullary bool
 }
 
 // KeyKind is the kind of a Key.
@@ -137,13 +141,14 @@ func callKey(call *ssa.Call, depth int) Key {
 	c := call.Common()
 	if c.IsInvoke() {
 		// k.Key() on an interface or type parameter: a key getter.
-		return Key{Kind: Invoke, Text: c.Method.Name(), Args: append([]Key{readKey(c.Value, depth+1)}, argKeys(c, depth)...)}
+		return Key{Kind: Invoke, Text: c.Method.Name(), Args: append([]Key{readKey(c.Value, depth+1)}, argKeys(c, depth)...), Nullary: len(c.Args) == 0}
 	}
 	callee := c.StaticCallee()
 	if callee == nil || callee.Object() == nil {
 		return opaque(call)
 	}
-	return Key{Kind: Call, Text: callee.Object().Name(), Args: argKeys(c, depth)}
+	nullary := callee.Signature.Recv() != nil && len(c.Args) == 1
+	return Key{Kind: Call, Text: callee.Object().Name(), Args: argKeys(c, depth), Nullary: nullary}
 }
 
 func argKeys(c *ssa.CallCommon, depth int) []Key {
@@ -230,11 +235,11 @@ func (k Key) Repeats(key Key) bool {
 
 // leaves calls f on each value k is computed from: constants, parameters,
 // globals, fields, loads, opaque values, and calls of no arguments (a fresh
-// value each time, as uuid.NewString()).
+// value each time, as uuid.NewString() or s.newToken()).
 func (k Key) leaves(f func(Key)) {
 	switch k.Kind {
 	case BinOp, Call, Invoke:
-		if len(k.Args) > 0 {
+		if len(k.Args) > 0 && !k.Nullary {
 			for _, a := range k.Args {
 				a.leaves(f)
 			}

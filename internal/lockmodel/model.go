@@ -47,6 +47,10 @@ type Model struct {
 	// other packages pairs into locks, when the link step says so: the
 	// checks judge there what each wrapper alone decides.
 	Paired []*Op
+	// Helpers are the package's lock helpers paired by name (Lock and
+	// Unlock taking the key from the caller), for the link step: it reports
+	// their own problems in them, called or not.
+	Helpers []*types.Func
 	// Renewed are refreshes of a fixed key another function of the package
 	// acquires, outside any Lock: a leader's lease renewed on a ticker.
 	Renewed []*Op
@@ -149,6 +153,7 @@ func run(pass *analysis.Pass) (any, error) {
 	runsUnder := callbackFacts(m.Locks)
 	m.Callbacks = callbacks(pass, prog.SrcFuncs, runsUnder)
 	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
+	m.Helpers = namedPairs(byRoot, local)
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
 	m.Paired = pairedElsewhere(byRoot, local)
 	m.Renewed = renewedElsewhere(byRoot, m.Locks)

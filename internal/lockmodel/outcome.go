@@ -51,8 +51,13 @@ func (op *Op) computeOutcome() Outcome {
 		return Logged
 	case u.value:
 		return Gated
-	case u.gatingErr && !u.nilOnly:
+	case u.gatingErr && (u.nilOnly || !u.excusesNil):
+		// A test of every error backs a test of the not-set reply.
 		return Gated
+	case u.gatingErr:
+		// if err != nil && err != redis.Nil { return err }: the not-set
+		// reply goes on into the work.
+		return Ignored
 	case u.nilOnly:
 		return NilOnly
 	case u.logged:
@@ -64,8 +69,11 @@ func (op *Op) computeOutcome() Outcome {
 type usage struct {
 	value     bool // the acquired flag or reply is looked at
 	gatingErr bool // an error that reports "not acquired" is looked at
-	nilOnly   bool // that error is only compared with the nil-reply sentinel
-	logged    bool // a test of either only logs a failure (onlyLogs)
+	nilOnly   bool // that error is compared with the nil-reply sentinel (err == redis.Nil)
+	// excusesNil: the error is told apart from the nil-reply sentinel
+	// (err != redis.Nil), as a test that lets the not-set reply through does.
+	excusesNil bool
+	logged     bool // a test of either only logs a failure (onlyLogs)
 	// loggedFailure: a test for one kind of failure only logs it, whatever
 	// the other tests do.
 	loggedFailure bool
@@ -102,7 +110,11 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 			u.call(v, r, isErr, nilIsError, depth)
 		case *ssa.BinOp:
 			if isErr && (r.Op == token.EQL || r.Op == token.NEQ) && (isNilSentinel(r.X) || isNilSentinel(r.Y)) {
-				u.sawErr(nilIsError, true)
+				if r.Op == token.NEQ && nilIsError {
+					u.excusesNil = true
+				} else {
+					u.sawErr(nilIsError, true)
+				}
 				continue
 			}
 			if isErr && nilIsError && onlyLogged(r) {

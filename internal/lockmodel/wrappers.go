@@ -103,7 +103,7 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 // makes (or the command it sends), and passing that call's key, value and
 // TTL through from its own parameters.
 func forwards(fn *ssa.Function, op *Op, f *WrapperFact) bool {
-	if f.Key.Kind != Param && !f.Spread || f.Unlock != nil || f.SplitTTL {
+	if !oneParam(fn, f.Key) && !f.Spread || f.Unlock != nil || f.SplitTTL {
 		return false
 	}
 	if op.Kind == Acquire && (f.ValueParam < 0 || f.TTLParam < 0 && f.TTL != TTLNone) {
@@ -118,6 +118,26 @@ func forwards(fn *ssa.Function, op *Op, f *WrapperFact) bool {
 		callee, _ = sc.Object().(*types.Func)
 	}
 	return callee != nil && name == commandName(callee.Name())
+}
+
+// oneParam reports whether a wrapper's key is one of its parameters, maybe
+// under the namespace prefix a cache client adds to every key
+// (buildKey(key), c.prefix+key, c.key(key)): the caller names the key.
+func oneParam(fn *ssa.Function, k Key) bool {
+	recv := fn.Signature.Recv() != nil
+	params, other := 0, false
+	k.leaves(func(l Key) {
+		switch l.Kind {
+		case Param:
+			if !recv || l.N > 0 {
+				params++
+			}
+		case Const, Global, Field, Deref:
+		default:
+			other = true
+		}
+	})
+	return params == 1 && !other
 }
 
 // commandName folds the spellings of one command's method: Del, DelCtx,

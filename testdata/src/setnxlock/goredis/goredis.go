@@ -116,6 +116,30 @@ func nilOnly(ctx context.Context, rdb *redis.Client, id string) {
 	rdb.Del(ctx, "lock:"+id)
 }
 
+// Testing the not-set reply and then every other error gates…
+func nilThenAny(ctx context.Context, rdb *redis.Client, id string) error {
+	token := uuid.NewString()
+	err := rdb.SetArgs(ctx, "lock:"+id, token, redis.SetArgs{Mode: "NX", TTL: time.Minute}).Err()
+	if err == redis.Nil {
+		return errors.New("busy")
+	} else if err != nil {
+		return err
+	}
+	work()
+	return rdb.Del(ctx, "lock:"+id).Err()
+}
+
+// …but excusing the not-set reply from the error test lets a lost race in.
+func nilExcused(ctx context.Context, rdb *redis.Client, id string) error {
+	token := uuid.NewString()
+	err := rdb.SetArgs(ctx, "lock:"+id, token, redis.SetArgs{Mode: "NX", TTL: time.Minute}).Err() // want `lock result ignored`
+	if err != nil && err != redis.Nil {
+		return err
+	}
+	work()
+	return rdb.Del(ctx, "lock:"+id).Err()
+}
+
 func doSetNX(ctx context.Context, rdb *redis.Client, id string) {
 	res, err := rdb.Do(ctx, "set", "lock:"+id, "1", "nx").Result() // want `lock value is a constant` `lock has no TTL`
 	if err != nil || res == nil {

@@ -81,3 +81,21 @@ func ownerInKey(ctx context.Context, rdb *redis.Client, id, owner string) {
 	defer rdb.Eval(ctx, unlock, []string{"lock:user:" + id}, owner)
 	work()
 }
+
+// A service whose key and value both come from its own methods: the value's
+// method takes nothing but the receiver, so it is not the key's input.
+type wallets struct{ rdb *redis.Client }
+
+func (w *wallets) lockKey(uid string) string { return "lock:wallet:" + uid }
+
+func (w *wallets) lockValue() string { return uuid.NewString() }
+
+func (w *wallets) methodValue(ctx context.Context, uid string) {
+	key, value := w.lockKey(uid), w.lockValue()
+	ok, err := w.rdb.SetNX(ctx, key, value, 30*time.Second).Result()
+	if err != nil || !ok {
+		return
+	}
+	defer w.rdb.Eval(ctx, unlock, []string{key}, value)
+	work()
+}

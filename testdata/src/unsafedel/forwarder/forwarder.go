@@ -46,6 +46,40 @@ func refund(ctx context.Context, c *Client, id string) error {
 	return nil
 }
 
+// Prefixed is a cache client that puts its namespace before every key and
+// does nothing when the cache is off: still a forwarder of the caller's key.
+type Prefixed struct {
+	rdb    *redis.Client
+	prefix string
+	on     bool
+}
+
+func (p *Prefixed) key(k string) string { return p.prefix + k }
+
+func (p *Prefixed) SetNX(ctx context.Context, key string, value any, ttl time.Duration) (bool, error) {
+	if !p.on {
+		return true, nil
+	}
+	return p.rdb.SetNX(ctx, p.key(key), value, ttl).Result()
+}
+
+func (p *Prefixed) Del(ctx context.Context, key string) error {
+	if !p.on {
+		return nil
+	}
+	return p.rdb.Del(ctx, p.key(key)).Err()
+}
+
+func syncStock(ctx context.Context, p *Prefixed) error {
+	const key = "sync_stock_running"
+	ok, err := p.SetNX(ctx, key, uuid.NewString(), 30*time.Minute)
+	if err != nil || !ok {
+		return err
+	}
+	defer p.Del(ctx, key) // want `lock released in forwarder.Prefixed.Del with plain DEL`
+	return p.Del(ctx, "stock:cache")
+}
+
 // invalidate only clears the cache: no lock, nothing to report.
 func invalidate(ctx context.Context, c *Client, id string) error {
 	return c.Del(ctx, "cache:settle:"+id)
