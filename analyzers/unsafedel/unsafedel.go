@@ -48,6 +48,9 @@ func run(rep *report.Reporter) error {
 			checkRefresh(rep, op)
 		}
 	}
+	for _, op := range model.Released {
+		checkRelease(rep, nil, op)
+	}
 	for _, op := range model.Renewed {
 		checkRefresh(rep, op)
 	}

@@ -54,6 +54,9 @@ type Model struct {
 	// Renewed are refreshes of a fixed key another function of the package
 	// acquires, outside any Lock: a leader's lease renewed on a ticker.
 	Renewed []*Op
+	// Released are releases of a fixed key another function of the package
+	// acquires, outside any Lock: a job lock deleted by Cancel.
+	Released []*Op
 	// Callbacks are the function literals the package passes to functions
 	// that run them under a lock: WithLock(ctx, key, func() error { … }).
 	Callbacks []*Callback
@@ -157,6 +160,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
 	m.Paired = pairedElsewhere(byRoot, local)
 	m.Renewed = renewedElsewhere(byRoot, m.Locks)
+	m.Released = releasedElsewhere(byRoot, m.Locks, m.OwnerChecked)
 	m.Wrappers, m.RunsUnder = local, runsUnder
 
 	for obj, f := range local {
