@@ -135,7 +135,7 @@ func (r *Recognizer) Recognize(instr ssa.CallInstruction) *Call {
 		args = args[1:]
 	}
 	c.Handle = Origin(handle)
-	c.InTx = isTx(handle.Type()) || isTx(c.Handle.Type())
+	c.InTx = isTx(handle.Type()) || isTx(c.Handle.Type()) || goZeroTx(c.Handle)
 	if m.named {
 		if len(args) == 1 {
 			c.Named = ssautil.Unwrap(args[0])
@@ -370,15 +370,27 @@ func parse(text string) sqltext.Stmt {
 }
 
 // IsTx reports whether v is a transaction handle: a *sql.Tx, sqlx's, pgx's
-// or bun's Tx, or a gorm DB from Begin or the one db.Transaction passes to
-// its callback.
+// or bun's Tx, a gorm DB from Begin or the one db.Transaction passes to its
+// callback, or the Session go-zero's TransactCtx passes to its callback.
 func IsTx(v ssa.Value) bool {
 	v = Origin(ssautil.Unwrap(v))
 	if isTx(v.Type()) {
 		return true
 	}
-	if n, ok := types.Unalias(ssautil.Deref(v.Type())).(*types.Named); ok && n.Obj().Pkg() != nil && isGorm(n.Obj().Pkg().Path()) {
+	n, ok := types.Unalias(ssautil.Deref(v.Type())).(*types.Named)
+	switch {
+	case !ok || n.Obj().Pkg() == nil:
+	case isGorm(n.Obj().Pkg().Path()):
 		return walkChain(v).tx
+	case n.Obj().Pkg().Path() == goZeroSqlxPath:
+		return goZeroTx(v)
 	}
 	return false
+}
+
+// goZeroTx reports whether v is the Session go-zero's TransactCtx passes to
+// its callback: the type is the same as a connection's.
+func goZeroTx(v ssa.Value) bool {
+	p, ok := v.(*ssa.Parameter)
+	return ok && ssautil.IsNamed(p.Type(), goZeroSqlxPath, "Session") && transactionParam(p)
 }

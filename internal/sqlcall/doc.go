@@ -19,6 +19,10 @@
 //     *pgxpool.Pool, *pgxpool.Conn and pgxpool.Tx. Query modes and result
 //     formats at the front of the arguments are dropped; pgx.NamedArgs is
 //     Named. Batches (Queue, SendBatch) and CopyFrom are not covered.
+//   - github.com/zeromicro/go-zero/core/stores/sqlx: Exec and the
+//     QueryRow(s)(Partial) calls, with or without Ctx, on a Session (a
+//     connection, or the transaction TransactCtx hands its callback, which
+//     is InTx); the destination comes before the text.
 //   - any method typed ([ctx,] string, ...any) returning database/sql's
 //     Result, *Rows or *Row, or pgx's CommandTag, Rows or Row: sqlc's DBTX
 //     interface, and wrappers with the signature of the method they wrap.

@@ -3,6 +3,7 @@ package sqlcall
 import (
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -153,11 +154,12 @@ func branched(root ssa.Value) bool {
 	return false
 }
 
-// transactionParam reports whether p is the *gorm.DB that db.Transaction
-// passes to the function literal it is given.
+// transactionParam reports whether p is the handle a transaction runner
+// passes to the function literal it is given: the *gorm.DB of
+// db.Transaction, the Session of go-zero's conn.TransactCtx.
 func transactionParam(p *ssa.Parameter) bool {
 	fn := p.Parent()
-	if fn.Parent() == nil || len(fn.Params) == 0 || fn.Params[0] != p {
+	if fn.Parent() == nil || !slices.Contains(fn.Params, p) {
 		return false
 	}
 	vals := []ssa.Value{fn}
@@ -173,8 +175,7 @@ func transactionParam(p *ssa.Parameter) bool {
 				continue
 			}
 			obj, _, args := ssautil.Callee(call.Common())
-			if obj != nil && obj.Pkg() != nil && isGorm(obj.Pkg().Path()) && obj.Name() == "Transaction" &&
-				len(args) > 0 && args[0] == v {
+			if obj != nil && obj.Pkg() != nil && runsTransaction(obj) && slices.Contains(args, v) {
 				return true
 			}
 		}
@@ -562,4 +563,16 @@ func sortedKeys(m map[string]ssa.Value) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// runsTransaction reports whether obj runs the function it is given in a
+// transaction it begins and commits.
+func runsTransaction(obj *types.Func) bool {
+	switch path := obj.Pkg().Path(); {
+	case isGorm(path):
+		return obj.Name() == "Transaction"
+	case path == goZeroSqlxPath:
+		return obj.Name() == "Transact" || obj.Name() == "TransactCtx"
+	}
+	return false
 }

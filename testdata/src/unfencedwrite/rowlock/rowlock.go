@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
+	"github.com/zeromicro/go-zero/core/stores/sqlx"
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
@@ -181,4 +182,37 @@ func chargeVia(ctx context.Context, rdb *redis.Client, db *gorm.DB, id int64) er
 		return err
 	}
 	return debitPurse(db, id, 5) // want `unfenced write \(in debitPurse\) under a TTL lock`
+}
+
+// go-zero's TransactCtx hands its callback the transaction's Session.
+func goZeroTx(ctx context.Context, rdb *redis.Client, conn sqlx.SqlConn, id, amount int64) error {
+	owner := lock(ctx, rdb, "lock:account")
+	if owner == "" {
+		return errBusy
+	}
+	defer unlock(ctx, rdb, "lock:account", owner)
+	return conn.TransactCtx(ctx, func(ctx context.Context, session sqlx.Session) error {
+		var balance int64
+		if err := session.QueryRowCtx(ctx, &balance, `SELECT balance FROM accounts WHERE id = $1 FOR UPDATE`, id); err != nil {
+			return err
+		}
+		_, err := session.ExecCtx(ctx, `UPDATE accounts SET balance = $2 WHERE id = $1`, id, balance+amount)
+		return err
+	})
+}
+
+func goZeroNoRowLock(ctx context.Context, rdb *redis.Client, conn sqlx.SqlConn, id, amount int64) error {
+	owner := lock(ctx, rdb, "lock:account")
+	if owner == "" {
+		return errBusy
+	}
+	defer unlock(ctx, rdb, "lock:account", owner)
+	return conn.TransactCtx(ctx, func(ctx context.Context, session sqlx.Session) error {
+		var balance int64
+		if err := session.QueryRowCtx(ctx, &balance, `SELECT balance FROM accounts WHERE id = $1`, id); err != nil {
+			return err
+		}
+		_, err := session.ExecCtx(ctx, `UPDATE accounts SET balance = $2 WHERE id = $1`, id, balance+amount) // want `unfenced write under a TTL lock`
+		return err
+	})
 }
