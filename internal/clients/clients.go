@@ -267,6 +267,15 @@ var notTokens = []string{
 	"time", "math/rand", "math/rand/v2", "crypto/rand", "os",
 }
 
+// Fresh reports whether the function name of package path draws a value
+// unique to its call: anything of a UUID or random package, or the clock.
+func Fresh(path, name string) bool {
+	if path == "time" {
+		return name == "Now"
+	}
+	return path != "os" && NotToken(path)
+}
+
 // NotToken reports whether values made by functions of package path are no
 // fencing token, whatever a write does with them.
 func NotToken(path string) bool {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/clients"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
@@ -25,10 +26,11 @@ type Key struct {
 	Text string
 	N    int   // Param: the parameter's index, the receiver first
 	Args []Key // Field, Deref: the operand; BinOp: both; Call, Invoke: receiver then arguments
-	// Nullary: a method called with no argument but its receiver, as
-	// s.newToken(): what it returns depends on what the method does, not
-	// on the receiver alone.
-	Nullary bool
+	// Leaf: a call whose result is not computed from its arguments alone:
+	// a method called with no argument but its receiver (s.newToken()), or
+	// a function that draws a random value or reads the clock
+	// (getUUID(key)). A value made by one does not repeat the key.
+	Leaf bool
 }
 
 // KeyKind is the kind of a Key.
@@ -141,14 +143,14 @@ func callKey(call *ssa.Call, depth int) Key {
 	c := call.Common()
 	if c.IsInvoke() {
 		// k.Key() on an interface or type parameter: a key getter.
-		return Key{Kind: Invoke, Text: c.Method.Name(), Args: append([]Key{readKey(c.Value, depth+1)}, argKeys(c, depth)...), Nullary: len(c.Args) == 0}
+		return Key{Kind: Invoke, Text: c.Method.Name(), Args: append([]Key{readKey(c.Value, depth+1)}, argKeys(c, depth)...), Leaf: len(c.Args) == 0}
 	}
 	callee := c.StaticCallee()
 	if callee == nil || callee.Object() == nil {
 		return opaque(call)
 	}
-	nullary := callee.Signature.Recv() != nil && len(c.Args) == 1
-	return Key{Kind: Call, Text: callee.Object().Name(), Args: argKeys(c, depth), Nullary: nullary}
+	leaf := callee.Signature.Recv() != nil && len(c.Args) == 1 || drawsFresh(callee)
+	return Key{Kind: Call, Text: callee.Object().Name(), Args: argKeys(c, depth), Leaf: leaf}
 }
 
 func argKeys(c *ssa.CallCommon, depth int) []Key {
@@ -163,6 +165,23 @@ func argKeys(c *ssa.CallCommon, depth int) []Key {
 		out[i] = readKey(a, depth+1)
 	}
 	return out
+}
+
+// drawsFresh reports whether fn, a function of the program, calls a source
+// of unique values: a UUID or random package, or the clock.
+func drawsFresh(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if obj, _, _ := ssautil.Callee(call.Common()); obj != nil && obj.Pkg() != nil && clients.Fresh(obj.Pkg().Path(), obj.Name()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // String renders the key for comparison, and for facts a reader can review:
@@ -239,7 +258,7 @@ func (k Key) Repeats(key Key) bool {
 func (k Key) leaves(f func(Key)) {
 	switch k.Kind {
 	case BinOp, Call, Invoke:
-		if len(k.Args) > 0 && !k.Nullary {
+		if len(k.Args) > 0 && !k.Leaf {
 			for _, a := range k.Args {
 				a.leaves(f)
 			}

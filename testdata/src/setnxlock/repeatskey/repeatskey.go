@@ -6,6 +6,7 @@ package repeatskey
 import (
 	"context"
 	"fmt"
+	"math/rand"
 	"strconv"
 	"time"
 
@@ -97,5 +98,20 @@ func (w *wallets) methodValue(ctx context.Context, uid string) {
 		return
 	}
 	defer w.rdb.Eval(ctx, unlock, []string{key}, value)
+	work()
+}
+
+// A helper that takes the key but draws a random value: not the key's
+// repeat.
+func randomFor(key string) string { return key[:0] + strconv.Itoa(rand.Int()) }
+
+func helperDraws(ctx context.Context, rdb *redis.Client, id string) {
+	key := "lock:goods:" + id
+	value := randomFor(key)
+	ok, err := rdb.SetNX(ctx, key, value, 3*time.Second).Result()
+	if err != nil || !ok {
+		return
+	}
+	defer rdb.Eval(ctx, unlock, []string{key}, value)
 	work()
 }
