@@ -268,6 +268,25 @@ func (k Key) leaves(f func(Key)) {
 	f(k)
 }
 
+// codeKey reports whether the names a key is built from say it holds a
+// one-time code (an email or SMS code, a captcha, an OTP) and not a lock:
+// checking and deleting it is a login's step, not a release.
+func codeKey(k Key) bool {
+	code := false
+	lock := false
+	k.leaves(func(l Key) {
+		if l.Kind != Const && l.Kind != Global {
+			return
+		}
+		name := strings.ToLower(l.Text)
+		lock = lock || strings.Contains(name, "lock")
+		for _, w := range []string{"code", "captcha", "otp", "verif"} {
+			code = code || strings.Contains(name, w)
+		}
+	})
+	return code && !lock
+}
+
 // Template reports whether the key depends only on constants, globals and
 // parameters: a key a wrapper takes from its caller.
 func (k Key) Template() bool {

@@ -183,8 +183,9 @@ func run(pass *analysis.Pass) (any, error) {
 
 // ownerChecked returns the two-step releases and refreshes that no Lock holds
 // (a release only when it ends its function's work, as a release does: a
-// one-time code checked and deleted before the login goes on is no lock),
-// and marks the wrappers they are in as reported where they are declared.
+// one-time code checked and deleted before the login goes on is no lock, nor
+// is one whose key says it holds a code), and marks the wrappers they are in
+// as reported where they are declared.
 func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*types.Func]*WrapperFact) []*Op {
 	inLock := make(map[*Op]bool)
 	for _, l := range locks {
@@ -195,7 +196,7 @@ func ownerChecked(byRoot map[*ssa.Function][]*Op, locks []*Lock, local map[*type
 	var out []*Op
 	for _, root := range sortedRoots(byRoot) {
 		for _, op := range byRoot[root] {
-			if !op.TwoStep || op.Fact != nil || inLock[op] || op.Kind == Release && !endsWork(op) {
+			if !op.TwoStep || op.Fact != nil || inLock[op] || op.Kind == Release && (!endsWork(op) || codeKey(op.Tmpl)) {
 				continue
 			}
 			out = append(out, op)
