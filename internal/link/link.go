@@ -135,13 +135,27 @@ func Join(records []Record) (table map[string]Facts, paired map[string]bool, cal
 	paired = make(map[string]bool)
 	for _, r := range records {
 		for _, w := range r.Paired {
-			if analysed[w.Pkg] {
+			if analysed[w.Pkg] && w.Pkg != r.Package {
 				paired[w.Func] = true
 				callers = append(callers, r.Package, w.Pkg)
 			}
 		}
 	}
-	return table, paired, withImporters(records, callers)
+	// A helper paired by its name that no other package pairs: only its own
+	// package reports differently; its facts, and so its importers, do not
+	// change.
+	var own []string
+	for _, r := range records {
+		for _, w := range r.Paired {
+			if w.Pkg == r.Package && !paired[w.Func] {
+				paired[w.Func] = true
+				own = append(own, w.Pkg)
+			}
+		}
+	}
+	callers = append(withImporters(records, callers), own...)
+	slices.Sort(callers)
+	return table, paired, slices.Compact(callers)
 }
 
 // withImporters adds to pkgs the analysed packages that import one of them,
