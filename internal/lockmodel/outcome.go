@@ -192,9 +192,14 @@ func onlyLogged(cmp *ssa.BinOp) bool {
 	if cmp.Op == token.NEQ {
 		failure = 0
 	}
-	refs := *cmp.Referrers()
+	return testsOnlyLog(cmp, failure)
+}
+
+// testsOnlyLog reports whether cmp is used only by tests, at least one,
+// whose failure side (0 for true, 1 for false) only logs.
+func testsOnlyLog(cmp *ssa.BinOp, failure int) bool {
 	tests := 0
-	for _, ref := range refs {
+	for _, ref := range *cmp.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.DebugRef:
 		case *ssa.If:
@@ -248,20 +253,7 @@ func leaseTestOnlyLogs(cmp *ssa.BinOp) bool {
 	if cmp.Op == token.EQL {
 		failure = 0
 	}
-	tests := 0
-	for _, ref := range *cmp.Referrers() {
-		switch r := ref.(type) {
-		case *ssa.DebugRef:
-		case *ssa.If:
-			if !onlyLogs(r, failure) {
-				return false
-			}
-			tests++
-		default:
-			return false
-		}
-	}
-	return tests > 0
+	return testsOnlyLog(cmp, failure)
 }
 
 func (u *usage) handedOnVar(alloc *ssa.Alloc) {
