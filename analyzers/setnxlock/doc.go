@@ -21,6 +21,13 @@
 //     check that it deletes its own lock. So is a field set to one constant
 //     or never set, and a value computed from the key alone (the key itself,
 //     the order id under "lock:"+id);
+//   - a value set once per lock object: a lock type that takes each key from
+//     its caller (TryLock(ctx, key, ttl)) but stores a field only its
+//     constructor sets (the hostname, an instance uuid). Every acquisition
+//     through the object stores that value, so a holder whose lease ran out
+//     matches the next acquisition and deletes or extends it. An object made
+//     for one key, a value drawn at each acquisition, and a leader election
+//     on one fixed key are not reported;
 //   - no TTL: a holder that crashes keeps the lock forever;
 //   - SETNX followed by a separate EXPIRE: a crash between the two leaves a lock
 //     without TTL (fixed by passing the TTL to SetNX); inside one transaction the

@@ -45,8 +45,11 @@ func run(r *report.Reporter) error {
 // pairs into a lock, for what the wrapper alone decides; its callers' own
 // arguments and results are judged at the calls.
 func checkPaired(r *report.Reporter, a *lockmodel.Op, f *lockmodel.WrapperFact) {
-	if a.ConstValue() {
+	switch {
+	case a.ConstValue():
 		constValue(r, a)
+	case a.FixedValue() != "":
+		fixedValue(r, a)
 	}
 	switch {
 	case f != nil && f.SplitTTL:
@@ -64,8 +67,11 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	// A wrapper's own problems were reported where it is declared when it pairs
 	// with a method of its type; elsewhere they are reported by Place.
 	inherited := a.Fact == nil || !a.Fact.Reported
-	if (inherited || a.Given != nil) && a.ConstValue() {
+	switch {
+	case (inherited || a.Given != nil) && a.ConstValue():
 		constValue(r, a)
+	case inherited && !a.ConstValue() && a.FixedValue() != "":
+		fixedValue(r, a)
 	}
 	switch {
 	case !inherited || a.TTL != lockmodel.TTLNone:
@@ -113,6 +119,13 @@ func constValue(r *report.Reporter, a *lockmodel.Op) {
 	}
 	pos, where, once := a.Place(constFact, r.Generated)
 	r.Once(once, pos, "lock value "+what+where+": holders cannot be told apart; store a unique token")
+}
+
+func fixedFact(f *lockmodel.WrapperFact) bool { return f != nil && f.Fixed != "" }
+
+func fixedValue(r *report.Reporter, a *lockmodel.Op) {
+	pos, where, once := a.Place(fixedFact, r.Generated)
+	r.Once(once, pos, "lock value "+a.FixedValue()+where+" is set once per lock object: its acquisitions cannot be told apart; store a unique token per acquisition")
 }
 
 const splitAdvice = ": a crash in between leaves a lock that never expires; set the TTL in the same command"

@@ -15,7 +15,10 @@
 //     hands between them;
 //   - a compare-and-delete script called with a constant token, which every
 //     holder matches (a literal, a field set to one constant or never set,
-//     or a value computed from the key alone, as the key itself);
+//     or a value computed from the key alone, as the key itself), or with a
+//     field its lock object's constructor set once while the object locks
+//     whatever key its caller names: a holder whose lease ran out matches
+//     the next acquisition through the same object;
 //   - a release deferred before the acquisition's result is tested (ok, err
 //     := lock(); defer unlock(); if !ok { return }): a caller that lost the
 //     race deletes the winner's lock. Reported at the call when the

@@ -75,6 +75,9 @@ func checkRelease(rep *report.Reporter, l *lockmodel.Lock, r *lockmodel.Op) {
 			token = "a token that repeats the key"
 		}
 		rep.Once(once, pos, "compare-and-delete"+where+" with "+token+": every holder matches; pass the owner's unique value")
+	case r.Checked && !r.ConstValue() && r.FixedValue() != "" && !reported:
+		pos, where, once := r.Place(func(f *lockmodel.WrapperFact) bool { return f != nil && f.Fixed != "" }, rep.Generated)
+		rep.Once(once, pos, "compare-and-delete"+where+" with "+r.FixedValue()+", set once per lock object: a holder whose lease ran out matches the next acquisition through it; pass the acquisition's unique value")
 	case reported && early(l, r):
 		releasedEarly(rep, r)
 	case reported && onFailure(l, r):

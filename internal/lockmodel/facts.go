@@ -28,6 +28,11 @@ type WrapperFact struct {
 	// ValueField: the value is this field of the first parameter (the lock
 	// object), which its constructor may have set from its caller's argument.
 	ValueField string
+	// Fixed: the value is a field of the lock object that only its
+	// constructor sets ("RedisLock.id"), though the object takes its keys from
+	// its callers: every acquisition through it stores, or every release
+	// compares, the same value.
+	Fixed string
 	// Acquire: the wrapper drops whether it acquired (_, err := SetNX(…);
 	// return err): its callers cannot know. Such a wrapper makes a lock only
 	// with a deferred release, the lock idiom; a cache filled if absent and
@@ -87,6 +92,9 @@ func (f *WrapperFact) String() string {
 	}
 	if f.ValueField != "" {
 		b.WriteString(" value={p0}." + f.ValueField)
+	}
+	if f.Fixed != "" {
+		b.WriteString(" fixed=" + f.Fixed)
 	}
 	if f.Drops {
 		b.WriteString(" drops")

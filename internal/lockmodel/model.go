@@ -91,6 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 	local := make(map[*types.Func]*WrapperFact)
 	r := &recognizer{
 		consts:   constFields(pass.Pkg, prog.SrcFuncs, inits),
+		fixed:    newFixedFields(pass.Pkg, prog.SrcFuncs),
 		inits:    inits,
 		scripts:  newScriptSource(pass, inits),
 		forwards: make(map[*ssa.Function]*CommandFact),
@@ -233,6 +234,7 @@ func collect(r *recognizer, funcs []*ssa.Function) map[*ssa.Function][]*Op {
 				}
 				for _, op := range r.ops(fn, call) {
 					op.constField = r.consts.holds(op.Value)
+					op.fixed = r.fixed.name(op)
 					byRoot[ssautil.Root(fn)] = append(byRoot[ssautil.Root(fn)], op)
 				}
 			}

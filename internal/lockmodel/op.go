@@ -89,6 +89,9 @@ type Op struct {
 	// constant wherever the package sets it (NewLock(rdb, key) sets
 	// value: "locked").
 	constField bool
+	// fixed names the receiver field the value is read from when only the
+	// lock object's constructor sets it ("RedisLock.id").
+	fixed string
 
 	// Outcome and Deferred, computed once: every check asks.
 	outcomeOnce, deferOnce sync.Once
@@ -107,6 +110,16 @@ func (op *Op) ConstValue() bool {
 		return true
 	}
 	return IsConst(op.Value) || op.RepeatsKey()
+}
+
+// FixedValue names the lock object's field the value is read from
+// ("RedisLock.id") when the object fixed it when it was made and takes its
+// keys from its callers: every acquisition through it stores that one value.
+func (op *Op) FixedValue() string {
+	if op.Fact != nil {
+		return op.Fact.Fixed
+	}
+	return op.fixed
 }
 
 // RepeatsKey reports whether the stored (or compared) value is computed

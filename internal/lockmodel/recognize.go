@@ -13,6 +13,7 @@ import (
 // recognizer turns call instructions into lock operations.
 type recognizer struct {
 	consts  fieldConsts
+	fixed   fixedFields
 	inits   map[*ssa.Global]ssa.Value
 	scripts *scriptSource
 	fact    func(*types.Func) *WrapperFact

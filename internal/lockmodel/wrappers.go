@@ -67,6 +67,9 @@ func wrapperFact(fn *ssa.Function, ops []*Op) *WrapperFact {
 		if f.ValueParam < 0 && op.Value != nil {
 			f.ValueField = receiverField(keyValue(op.Value))
 		}
+		if op.Kind == Acquire || op.Checked {
+			f.Fixed = op.FixedValue()
+		}
 		if unlock != nil {
 			// The helper takes and releases the lock itself: its problems
 			// are reported in it, once, not at each caller.
