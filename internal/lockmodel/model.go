@@ -215,8 +215,18 @@ func relevant(pass *analysis.Pass) bool {
 	if hasHelpers(pass.Pkg) || link.Calls(pass.Pkg) {
 		return true
 	}
+	lockPkg := func(p *types.Package) bool {
+		return clients.Known(p.Path()) || hasHelpers(p) || pass.ImportPackageFact(p, new(PackageFact))
+	}
 	for _, imp := range pass.Pkg.Imports() {
-		if clients.Known(imp.Path()) || hasHelpers(imp) || pass.ImportPackageFact(imp, new(PackageFact)) {
+		if lockPkg(imp) {
+			return true
+		}
+	}
+	// A client reached through another package's variable
+	// (global.RedisClient.SetNX) is used without its package being imported.
+	for _, sel := range pass.TypesInfo.Selections {
+		if p := sel.Obj().Pkg(); p != nil && p != pass.Pkg && lockPkg(p) {
 			return true
 		}
 	}
