@@ -49,6 +49,11 @@
 //     returns, continues, retries, sets a flag that later decides, or calls
 //     Fatal or Panic gates the work, and so does a test after which the
 //     function only returns;
+//   - an error that does not stop the work when the flag does ("fail
+//     open"): if err != nil { log } else if !ok { return } else { defer
+//     unlock() }, then the work. When Redis cannot be reached, every caller
+//     runs the work without the lock. A log that rejoins where the flag is
+//     tested next (if err != nil { log }; if !ok { return }) stops it there;
 //   - an error compared only with the not-set reply (redis.Nil, redis.ErrNil):
 //     a network error then passes as acquired.
 //

@@ -95,6 +95,8 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 			return
 		}
 		r.At(a.Pos(), a.Pos(), "lock result ignored: the work runs whether or not the lock was taken; check that it was acquired")
+	case lockmodel.FailsOpen:
+		r.At(a.Pos(), a.Pos(), "lock error does not stop the work: when Redis fails, it runs without the lock; return on error too")
 	case lockmodel.Logged:
 		r.At(a.Pos(), a.Pos(), "lock failure does not stop the work: it runs whether or not the lock was taken; return when it was not acquired")
 	case lockmodel.NilOnly:

@@ -240,14 +240,34 @@ func thinBlock(b *ssa.BasicBlock) bool {
 	return true
 }
 
-// lightBlock is a thin block that may also defer calls (the release).
+// lightBlock is a thin block that may also defer calls (the release), and
+// compute what they are deferred with (context.Background()).
 func lightBlock(b *ssa.BasicBlock) bool {
 	for _, instr := range b.Instrs {
 		switch instr.(type) {
 		case *ssa.Defer, *ssa.MakeClosure:
 			continue
+		case *ssa.Call:
+			if onlyDeferred(instr.(*ssa.Call)) {
+				continue
+			}
 		}
 		if !thinInstr(instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// onlyDeferred reports whether call's result is only an argument of
+// deferred calls.
+func onlyDeferred(call *ssa.Call) bool {
+	refs := call.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, ref := range *refs {
+		if _, ok := ref.(*ssa.Defer); !ok {
 			return false
 		}
 	}

@@ -15,10 +15,11 @@ import (
 type Outcome int
 
 const (
-	Gated   Outcome = iota // whether the lock was taken decides what runs next
-	Ignored                // nothing looks at whether the lock was taken
-	NilOnly                // only the "not set" error is tested: any other error passes as acquired
-	Logged                 // a failure is tested, logged, and the work goes on anyway
+	Gated     Outcome = iota // whether the lock was taken decides what runs next
+	Ignored                  // nothing looks at whether the lock was taken
+	NilOnly                  // only the "not set" error is tested: any other error passes as acquired
+	Logged                   // a failure is tested, logged, and the work goes on anyway
+	FailsOpen                // "not acquired" stops the work, but an error is only logged and the work goes on
 )
 
 // Checked reports whether the caller of an acquisition can tell that it failed.
@@ -49,6 +50,10 @@ func (op *Op) computeOutcome() Outcome {
 	switch {
 	case u.loggedFailure:
 		return Logged
+	case u.value && u.errLogged:
+		// The flag is tested, but a failure to reach Redis only logs
+		// and goes on into the work without the lock.
+		return FailsOpen
 	case u.value:
 		return Gated
 	case u.gatingErr && (u.nilOnly || !u.excusesNil):
@@ -74,6 +79,9 @@ type usage struct {
 	// (err != redis.Nil), as a test that lets the not-set reply through does.
 	excusesNil bool
 	logged     bool // a test of either only logs a failure (onlyLogs)
+	// errLogged: the error of a call that answers "not acquired" with its
+	// flag, a failure to reach Redis, is tested only to be logged.
+	errLogged bool
 	// loggedFailure: a test for one kind of failure only logs it, whatever
 	// the other tests do.
 	loggedFailure bool
@@ -117,8 +125,13 @@ func (u *usage) walk(v ssa.Value, isErr, nilIsError bool, depth int) {
 				}
 				continue
 			}
-			if isErr && nilIsError && onlyLogged(r) {
-				u.logged = true
+			if isErr && onlyLogged(r) {
+				switch {
+				case nilIsError && !hasFlag(u.acq):
+					u.logged = true
+				case !rejoinsAtFlag(r):
+					u.errLogged = true
+				}
 				continue
 			}
 			u.saw(isErr, nilIsError)
@@ -193,6 +206,26 @@ func onlyLogged(cmp *ssa.BinOp) bool {
 		failure = 0
 	}
 	return testsOnlyLog(cmp, failure)
+}
+
+// rejoinsAtFlag reports whether a test of the error, whose failure side
+// only logs, rejoins where the flag is tested next (if err != nil { log };
+// if !ok { return }): a failed call answers "not acquired" there too.
+func rejoinsAtFlag(cmp *ssa.BinOp) bool {
+	for _, ref := range *cmp.Referrers() {
+		test, ok := ref.(*ssa.If)
+		if !ok {
+			continue
+		}
+		failure := 1
+		if cmp.Op == token.NEQ {
+			failure = 0
+		}
+		if join := thinExit(test.Block().Succs[failure]); join != nil && retests(join, test) {
+			return true
+		}
+	}
+	return false
 }
 
 // testsOnlyLog reports whether cmp is used only by tests, at least one,
