@@ -126,8 +126,14 @@ func constValue(r *report.Reporter, a *lockmodel.Op) {
 func fixedFact(f *lockmodel.WrapperFact) bool { return f != nil && f.Fixed != "" }
 
 func fixedValue(r *report.Reporter, a *lockmodel.Op) {
+	const problem = " is set once per lock object: its acquisitions cannot be told apart; store a unique token per acquisition"
+	if !fixedFact(a.Fact) {
+		// The caller's own field, handed to the wrapper: reported here.
+		r.At(a.Pos(), a.Pos(), "lock value "+a.FixedValue()+problem)
+		return
+	}
 	pos, where, once := a.Place(fixedFact, r.Generated)
-	r.Once(once, pos, "lock value "+a.FixedValue()+where+" is set once per lock object: its acquisitions cannot be told apart; store a unique token per acquisition")
+	r.Once(once, pos, "lock value "+a.FixedValue()+where+problem)
 }
 
 const splitAdvice = ": a crash in between leaves a lock that never expires; set the TTL in the same command"

@@ -116,8 +116,8 @@ func (op *Op) ConstValue() bool {
 // ("RedisLock.id") when the object fixed it when it was made and takes its
 // keys from its callers: every acquisition through it stores that one value.
 func (op *Op) FixedValue() string {
-	if op.Fact != nil {
-		return op.Fact.Fixed
+	if op.fixed == "" && op.Fact != nil {
+		return op.Fact.Fixed // the wrapper reads it from its own object
 	}
 	return op.fixed
 }

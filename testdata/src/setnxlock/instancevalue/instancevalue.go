@@ -126,3 +126,34 @@ func run(ctx context.Context, s *Scheduler, h *HostLock, m *Mutex, l *Locker) {
 		work()
 	}
 }
+
+// Worker hands its lock manager the id it drew once, per job.
+type Worker struct {
+	locks *Locker
+	id    string
+}
+
+func NewWorker(locks *Locker) *Worker {
+	return &Worker{locks: locks, id: "worker-" + uuid.NewString()}
+}
+
+// Manager takes the value from its caller.
+type Manager struct{ rdb *redis.Client }
+
+func (m *Manager) Acquire(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	return m.rdb.SetNX(ctx, key, owner, ttl).Result()
+}
+
+func (m *Manager) Release(ctx context.Context, key, owner string) error {
+	return unlockScript.Run(ctx, m.rdb, []string{key}, owner).Err()
+}
+
+func (w *Worker) process(ctx context.Context, m *Manager, job string) error {
+	ok, err := m.Acquire(ctx, "lock:job:"+job, w.id, time.Minute) // want `lock value Worker.id is set once per lock object`
+	if err != nil || !ok {
+		return err
+	}
+	defer m.Release(ctx, "lock:job:"+job, w.id)
+	work()
+	return nil
+}

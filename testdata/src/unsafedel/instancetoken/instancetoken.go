@@ -84,3 +84,29 @@ func run(ctx context.Context, h *HostLock, m *Mutex, l *Locker) {
 		work()
 	}
 }
+
+// Worker hands its lock manager the id it drew once.
+type Worker struct{ id string }
+
+func NewWorker() *Worker { return &Worker{id: "worker-" + uuid.NewString()} }
+
+// Manager takes the owner value from its caller.
+type Manager struct{ rdb *redis.Client }
+
+func (m *Manager) Acquire(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	return m.rdb.SetNX(ctx, key, owner, ttl).Result()
+}
+
+func (m *Manager) Release(ctx context.Context, key, owner string) error {
+	return unlockScript.Run(ctx, m.rdb, []string{key}, owner).Err()
+}
+
+func (w *Worker) process(ctx context.Context, m *Manager, job string) error {
+	ok, err := m.Acquire(ctx, "lock:job:"+job, w.id, time.Minute)
+	if err != nil || !ok {
+		return err
+	}
+	defer m.Release(ctx, "lock:job:"+job, w.id) // want `compare-and-delete in Release with Worker.id, set once per lock object`
+	work()
+	return nil
+}
