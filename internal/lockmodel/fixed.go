@@ -18,44 +18,14 @@ import (
 type fixedFields map[*types.Var]bool
 
 func newFixedFields(pkg *types.Package, funcs []*ssa.Function) fixedFields {
-	seen := make(map[*types.Var]bool)
-	varies := make(map[*types.Var]bool)
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				fa, ok := instr.(*ssa.FieldAddr)
-				if !ok {
-					continue
-				}
-				f := ssautil.FieldOf(fa)
-				if f == nil || f.Exported() || f.Pkg() != pkg {
-					continue
-				}
-				seen[f] = true
-				for _, ref := range *fa.Referrers() {
-					switch r := ref.(type) {
-					case *ssa.DebugRef:
-					case *ssa.UnOp:
-						if r.Op != token.MUL {
-							varies[f] = true
-						}
-					case *ssa.Store:
-						if r.Addr != fa || methodOf(ssautil.Root(fn), fa) {
-							varies[f] = true
-						}
-					default:
-						varies[f] = true
-					}
-				}
-			}
-		}
-	}
 	out := make(fixedFields)
-	for f := range seen {
-		if !varies[f] {
-			out[f] = true
+	varies := make(map[*types.Var]bool)
+	ssautil.FieldUses(pkg, funcs, func(fn *ssa.Function, f *types.Var, st *ssa.Store, escapes bool) {
+		if escapes || st != nil && methodOf(ssautil.Root(fn), st.Addr.(*ssa.FieldAddr)) {
+			varies[f] = true
 		}
-	}
+		out[f] = !varies[f]
+	})
 	return out
 }
 

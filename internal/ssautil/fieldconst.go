@@ -12,11 +12,38 @@ import (
 // hold one constant wherever the package sets them, with that constant: a
 // model whose constructor sets table: "`orders`" queries that table in every
 // method. Only the package can set an unexported field, so all its stores
-// are in sight (funcs are its functions, closures included); a field whose address is used other than to load or store
-// it may change and is left out.
+// are in sight (funcs are its functions, closures included).
 func FieldStrings(pkg *types.Package, funcs []*ssa.Function) map[*types.Var]string {
 	value := make(map[*types.Var]string)
 	varies := make(map[*types.Var]bool)
+	FieldUses(pkg, funcs, func(_ *ssa.Function, f *types.Var, st *ssa.Store, escapes bool) {
+		if st == nil && !escapes {
+			return // a load
+		}
+		s, ok := "", false
+		if st != nil {
+			s, ok = constText(st.Val)
+		}
+		switch {
+		case !ok:
+			varies[f] = true
+		case value[f] == "":
+			value[f] = s
+		case value[f] != s:
+			varies[f] = true
+		}
+	})
+	for f := range varies {
+		delete(value, f)
+	}
+	return value
+}
+
+// FieldUses calls use for each load of an unexported field of pkg's structs
+// that funcs make (st nil), each store into one, and each use of its
+// address other than to load or store it (escapes: it may change anywhere),
+// with the function the use is in.
+func FieldUses(pkg *types.Package, funcs []*ssa.Function, use func(fn *ssa.Function, f *types.Var, st *ssa.Store, escapes bool)) {
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -32,30 +59,20 @@ func FieldStrings(pkg *types.Package, funcs []*ssa.Function) map[*types.Var]stri
 					switch r := ref.(type) {
 					case *ssa.DebugRef:
 					case *ssa.UnOp:
-						if r.Op != token.MUL {
-							varies[f] = true
-						}
+						use(fn, f, nil, r.Op != token.MUL)
 					case *ssa.Store:
-						s, ok := constText(r.Val)
-						switch {
-						case r.Addr != fa || !ok:
-							varies[f] = true
-						case value[f] == "":
-							value[f] = s
-						case value[f] != s:
-							varies[f] = true
+						if r.Addr != fa {
+							use(fn, f, nil, true)
+						} else {
+							use(fn, f, r, false)
 						}
 					default:
-						varies[f] = true
+						use(fn, f, nil, true)
 					}
 				}
 			}
 		}
 	}
-	for f := range varies {
-		delete(value, f)
-	}
-	return value
 }
 
 func constText(v ssa.Value) (string, bool) {
