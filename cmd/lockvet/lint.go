@@ -60,6 +60,8 @@ func lint(o *options) (*result, error) {
 		guard.Protect(a)
 	}
 	cache.SetSalt(salt)
+	link.Set(map[string]link.Facts{}, nil, nil) // a link step follows
+	defer link.Set(nil, nil, nil)
 	first, err := analyse(r, cfg, append(slices.Clone(o.checks), record.Analyzer), o.patterns)
 	if err != nil {
 		return nil, err
@@ -85,7 +87,6 @@ const maxLinks = 4
 // earlier one's, package by package. It returns nil when nothing calls an
 // interface the program implements.
 func relink(r *runner.Runner, cfg *packages.Config, checks []*analysis.Analyzer, salt []byte, first *run1) (*run1, error) {
-	defer link.Set(nil, nil, nil)
 	// By package; a package and its test variant each send one.
 	records := make(map[string][]link.Record)
 	for _, rec := range first.records {

@@ -63,8 +63,7 @@ type Record struct {
 	Types   []Type  `json:",omitempty"`
 	Calls   []Iface `json:",omitempty"`
 	// Paired are the wrappers of other packages this package pairs into
-	// locks, and its own lock helpers paired by name: their own problems
-	// belong in them, when they are analysed too.
+	// locks: their own problems belong in them, when they are analysed too.
 	Paired []Wrapper `json:",omitempty"`
 	// Into are, for the named types the package converts to a named
 	// interface (path.T → path.I), the interfaces: the ports a type is
@@ -141,21 +140,7 @@ func Join(records []Record) (table map[string]Facts, paired map[string]bool, cal
 			}
 		}
 	}
-	// A helper paired by its name that no other package pairs: only its own
-	// package reports differently; its facts, and so its importers, do not
-	// change.
-	var own []string
-	for _, r := range records {
-		for _, w := range r.Paired {
-			if w.Pkg == r.Package && !paired[w.Func] {
-				paired[w.Func] = true
-				own = append(own, w.Pkg)
-			}
-		}
-	}
-	callers = append(withImporters(records, callers), own...)
-	slices.Sort(callers)
-	return table, paired, slices.Compact(callers)
+	return table, paired, withImporters(records, callers)
 }
 
 // withImporters adds to pkgs the analysed packages that import one of them,
@@ -265,7 +250,8 @@ var (
 )
 
 // Set installs the joined table, the paired wrappers, and the packages that
-// call them, for the analysis that follows; nil removes them.
+// call them, for the analysis that follows; nil removes them. The command
+// sets an empty table before its first round: a link step follows.
 func Set(t map[string]Facts, paired map[string]bool, callers []string) {
 	mu.Lock()
 	defer mu.Unlock()
@@ -273,6 +259,15 @@ func Set(t map[string]Facts, paired map[string]bool, callers []string) {
 	for _, p := range callers {
 		calling[p] = true
 	}
+}
+
+// Linked reports whether a link step joins this analysis with the rest of
+// the program, as in the command; hosts that see one package at a time do
+// not link.
+func Linked() bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	return table != nil
 }
 
 // Calls reports whether pkg calls an interface method the table resolves:

@@ -44,13 +44,10 @@ type Model struct {
 	// they release a lock even where its acquisition is out of sight.
 	OwnerChecked []*Op
 	// Paired are the operations inside this package's wrappers that code in
-	// other packages pairs into locks, when the link step says so: the
-	// checks judge there what each wrapper alone decides.
+	// other packages pairs into locks, when the link step says so, and in
+	// its lock helpers paired by name, when the command links: the checks
+	// judge there what each wrapper alone decides.
 	Paired []*Op
-	// Helpers are the package's lock helpers paired by name (Lock and
-	// Unlock taking the key from the caller), for the link step: it reports
-	// their own problems in them, called or not.
-	Helpers []*types.Func
 	// Renewed are refreshes of a fixed key another function of the package
 	// acquires, outside any Lock: a leader's lease renewed on a ticker.
 	Renewed []*Op
@@ -157,9 +154,9 @@ func run(pass *analysis.Pass) (any, error) {
 	runsUnder := callbackFacts(m.Locks)
 	m.Callbacks = callbacks(pass, prog.SrcFuncs, runsUnder)
 	m.Locks = append(m.Locks, pairByType(byRoot, local)...)
-	m.Helpers = namedPairs(byRoot, local)
+	helpers := judgedInHelpers(byRoot, local)
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
-	m.Paired = pairedElsewhere(byRoot, local)
+	m.Paired = pairedElsewhere(byRoot, local, helpers)
 	m.Renewed = renewedElsewhere(byRoot, m.Locks)
 	m.Released = releasedElsewhere(byRoot, m.Locks, m.OwnerChecked)
 	m.Wrappers, m.RunsUnder = local, runsUnder

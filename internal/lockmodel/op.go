@@ -92,6 +92,9 @@ type Op struct {
 	// fixed names the receiver field the value is read from when only the
 	// lock object's constructor sets it ("RedisLock.id").
 	fixed string
+	// viaHelper: the wrapper is one of this package's lock helpers paired
+	// by name, which the command judges in it.
+	viaHelper bool
 
 	// Outcome and Deferred, computed once: every check asks.
 	outcomeOnce, deferOnce sync.Once
@@ -216,7 +219,7 @@ func (op *Op) Place(decided func(*WrapperFact) bool, generated func(token.Pos) b
 	if op.Fact != nil && op.Fact.Impl != "" {
 		where = " in " + op.Fact.Impl // what the program runs behind the interface
 	}
-	if _, fn := op.WrapperFunc(); link.Paired(fn) && (op.Fact == nil || !op.Fact.Forwards) {
+	if _, fn := op.WrapperFunc(); (op.viaHelper || link.Paired(fn)) && (op.Fact == nil || !op.Fact.Forwards) {
 		return token.NoPos, "", "" // the wrapper's own package reports it, in it
 	}
 	return op.Pos(), where, ssautil.Root(op.Fn).String() + where

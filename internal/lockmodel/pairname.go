@@ -7,15 +7,35 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/lockvet/lockvet/internal/link"
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
+
+// judgedInHelpers returns, when the command links the program, the lock
+// helpers paired by their names, and marks the calls made through them: what
+// a helper decides alone (a constant value, a plain DEL) is reported in it,
+// once, called or not, and not at its calls. Hosts that see one package at a
+// time report it at the calls, for a helper's calls in other packages cannot
+// know that its own package is analysed too.
+func judgedInHelpers(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) map[*types.Func]bool {
+	if !link.Linked() {
+		return nil
+	}
+	helpers := make(map[*types.Func]bool)
+	for _, fn := range namedPairs(byRoot, local) {
+		helpers[fn] = true
+	}
+	for _, ops := range byRoot {
+		for _, op := range ops {
+			op.viaHelper = helpers[op.Via]
+		}
+	}
+	return helpers
+}
 
 // namedPairs returns the lock helpers paired by their names, a lock and its
 // unlock that both take the key from their caller: Lock(ctx, key, ttl) and
 // Unlock(ctx, key) on one type, TryLock(key) and UnLock(key) in one package.
-// The link step treats them as paired into a lock even when no code calls
-// them, so what they decide alone (a constant value, a plain DEL) is
-// reported in them, once.
 func namedPairs(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) []*types.Func {
 	acquires := make(map[string][]*types.Func) // by home and key
 	releases := make(map[string][]*types.Func)

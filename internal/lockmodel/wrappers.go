@@ -482,13 +482,13 @@ func linkInner(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFac
 }
 
 // pairedElsewhere returns, for each wrapper of the package that the link
-// step says another package pairs into a lock, the operation its fact
-// describes.
-func pairedElsewhere(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact) []*Op {
+// step says another package pairs into a lock, and each of the helpers, the
+// operation its fact describes.
+func pairedElsewhere(byRoot map[*ssa.Function][]*Op, local map[*types.Func]*WrapperFact, helpers map[*types.Func]bool) []*Op {
 	var out []*Op
 	for _, fn := range sortedRoots(byRoot) {
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || local[obj] == nil || !link.Paired(obj.FullName()) {
+		if !ok || local[obj] == nil || !helpers[obj] && !link.Paired(obj.FullName()) {
 			continue
 		}
 		f := local[obj]

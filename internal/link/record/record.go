@@ -157,10 +157,6 @@ func paired(pass *analysis.Pass, model *lockmodel.Model) []link.Wrapper {
 			}
 		}
 	}
-	// Its own helpers paired by name are reported in them, called or not.
-	for _, fn := range model.Helpers {
-		out = append(out, link.Wrapper{Pkg: pass.Pkg.Path(), Func: fn.FullName()})
-	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Func < out[j].Func })
 	return out
 }
