@@ -49,7 +49,7 @@ var Analyzer = guard.Protect(&analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lazyssa.Analyzer, sqlcall.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Summary), new(packageFact), new(pureFact), new(failed)},
+	FactTypes:  []analysis.Fact{new(Summary), new(packageFact), new(pureFuncs), new(failed)},
 })
 
 // Write is one SQL write a function makes.

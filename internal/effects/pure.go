@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -13,14 +14,35 @@ import (
 	"github.com/lockvet/lockvet/internal/ssautil"
 )
 
-// pureFact marks a function of a package the pass did not summarise (one
-// that runs no SQL) whose body lockvet can see only computes: a utility
-// package's FloatAdd or RandomString called under a lock does nothing a
-// check asks about. Without it such a call is unknown.
-type pureFact struct{}
+// pureFuncs names the functions and methods (F, T.M) of a package the pass
+// did not summarise (one that runs no SQL) whose bodies lockvet can see only
+// compute: a utility package's FloatAdd or RandomString called under a lock
+// does nothing a check asks about. Without it such a call is unknown. It is
+// one fact per package, sorted, not one per function: every importer
+// decodes the facts of all it imports, and a fact per function made that the
+// larger part of lockvet's cost on a big module.
+type pureFuncs struct{ Names []string }
 
-func (*pureFact) AFact()         {}
-func (*pureFact) String() string { return "pure" }
+func (*pureFuncs) AFact()         {}
+func (*pureFuncs) String() string { return "pure" }
+
+// isPure reports whether fn, of another package, is one its package's fact
+// names.
+func isPure(pass *analysis.Pass, fn *types.Func) bool {
+	var f pureFuncs
+	if fn.Pkg() == nil || !pass.ImportPackageFact(fn.Pkg(), &f) {
+		return false
+	}
+	_, ok := slices.BinarySearch(f.Names, funcName(fn))
+	return ok
+}
+
+func funcName(fn *types.Func) string {
+	if recv := ssautil.RecvName(fn); recv != "" {
+		return recv + "." + fn.Name()
+	}
+	return fn.Name()
+}
 
 // exportPure marks the pure exported functions and methods of a package
 // outside the standard library, whose calls the table judges already. It
@@ -40,6 +62,7 @@ func exportPure(pass *analysis.Pass) {
 			}
 		}
 	}
+	var names []string
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -47,9 +70,13 @@ func exportPure(pass *analysis.Pass) {
 				continue
 			}
 			if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok && p.pure(obj) {
-				pass.ExportObjectFact(obj, new(pureFact))
+				names = append(names, funcName(obj))
 			}
 		}
+	}
+	if len(names) > 0 {
+		slices.Sort(names)
+		pass.ExportPackageFact(&pureFuncs{Names: slices.Compact(names)})
 	}
 }
 
@@ -137,7 +164,7 @@ func (p *purity) pureCall(call *ast.CallExpr) bool {
 	if callee.Pkg() == nil {
 		return true
 	}
-	if p.pass.ImportObjectFact(callee, new(pureFact)) {
+	if isPure(p.pass, callee) {
 		return true
 	}
 	return classify(callee.Pkg().Path(), ssautil.RecvName(callee), callee.Name()) == pure

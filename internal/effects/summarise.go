@@ -315,7 +315,7 @@ func (s *summariser) funcSummary(obj *types.Func) *Summary {
 	if obj.Pkg() != nil && s.pass.ImportPackageFact(obj.Pkg(), new(packageFact)) {
 		return nil // a summarised package where this function does nothing outside
 	}
-	if s.pass.ImportObjectFact(obj, new(pureFact)) {
+	if isPure(s.pass, obj) {
 		return nil
 	}
 	return byPackage(obj)
