@@ -15,7 +15,9 @@
 //
 // A lock is a SET NX (SetNX, SetArgs with Mode "NX", Do("SET", k, v, "NX", …),
 // a Lua set-if-absent script, or a wrapper around one) whose key the code later
-// releases. setnxlock reports, at the acquisition:
+// releases: in the same function, or, for a fixed key, in another function of
+// the package (a job's acquireLock and releaseLock, called around the work by
+// tick). setnxlock reports, at the acquisition:
 //
 //   - a constant value: every holder stores the same value, so no release can
 //     check that it deletes its own lock. So is a field set to one constant

@@ -3,6 +3,7 @@ package setnxlock
 import (
 	_ "embed"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -27,7 +28,7 @@ var Analyzer = guard.Protect(&analysis.Analyzer{
 
 func run(r *report.Reporter) error {
 	model := r.Pass.ResultOf[lockmodel.Analyzer].(*lockmodel.Model)
-	for _, l := range model.Locks {
+	for _, l := range append(slices.Clone(model.Locks), model.Taken...) {
 		check(r, l)
 	}
 	for _, op := range model.Paired {

@@ -54,6 +54,10 @@ type Model struct {
 	// Released are releases of a fixed key another function of the package
 	// acquires, outside any Lock: a job lock deleted by Cancel.
 	Released []*Op
+	// Taken are the acquisitions those releases pair with, outside any
+	// Lock, as locks whose region is out of sight: only their commands can
+	// be judged.
+	Taken []*Lock
 	// Callbacks are the function literals the package passes to functions
 	// that run them under a lock: WithLock(ctx, key, func() error { … }).
 	Callbacks []*Callback
@@ -159,6 +163,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.Paired = pairedElsewhere(byRoot, local, helpers)
 	m.Renewed = renewedElsewhere(byRoot, m.Locks)
 	m.Released = releasedElsewhere(byRoot, m.Locks, m.OwnerChecked)
+	m.Taken = takenElsewhere(byRoot, m.Locks, m.Released)
 	m.Wrappers, m.RunsUnder = local, runsUnder
 
 	for obj, f := range local {

@@ -1,6 +1,10 @@
 package lockmodel
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockvet/lockvet/internal/ssautil"
+)
 
 // releasedElsewhere returns the releases of a fixed key that another
 // function of the package acquires, outside any Lock: a job lock taken in
@@ -40,6 +44,40 @@ func releasedElsewhere(byRoot map[*ssa.Function][]*Op, locks []*Lock, ownerCheck
 			// Lock's to judge (a takeover, a failure path).
 			if in := acquiredIn[op.Key]; op.Kind == Release && in != nil && !in[root] && !taken[op] {
 				out = append(out, op)
+			}
+		}
+	}
+	return out
+}
+
+// takenElsewhere returns, as locks with no region in sight, the
+// acquisitions outside any Lock of a fixed key that Released pairs with a
+// release in another function: a job's acquireLock and its releaseLock,
+// which tick calls around the work. Their commands are judged as any lock's
+// (a constant value, no TTL); the work between them is not.
+func takenElsewhere(byRoot map[*ssa.Function][]*Op, locks []*Lock, released []*Op) []*Lock {
+	inLock := make(map[*Op]bool)
+	for _, l := range locks {
+		inLock[l.Acquire] = true
+	}
+	releases := make(map[string][]*Op)
+	for _, op := range released {
+		releases[op.Key] = append(releases[op.Key], op)
+	}
+	var out []*Lock
+	for _, root := range sortedRoots(byRoot) {
+		for _, op := range byRoot[root] {
+			if op.Kind != Acquire || inLock[op] || len(releases[op.Key]) == 0 || !fixedKey(op.Tmpl) || !op.Outcome().Checked() {
+				continue
+			}
+			var rs []*Op
+			for _, r := range releases[op.Key] {
+				if ssautil.Root(r.Fn) != root {
+					rs = append(rs, r)
+				}
+			}
+			if len(rs) > 0 {
+				out = append(out, &Lock{Acquire: op, Releases: rs, Expire: splitExpire(op, byRoot[root])})
 			}
 		}
 	}
