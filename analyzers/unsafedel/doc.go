@@ -35,7 +35,13 @@
 //     reported). A refresh counts in a function of its own too, when its key
 //     is fixed (constants and package-level names) and another function of
 //     the package acquires that key with a TTL short of an hour and tests
-//     the result: a leader's lease renewed on a ticker and never released.
+//     the result: a leader's lease renewed on a ticker and never released;
+//   - a release or refresh of the lock object a map holds under the key, in
+//     a service that stores each lock it takes there (Lock(ctx, key) puts
+//     the redislock.Lock or redsync.Mutex in a sync.Map or a map field,
+//     Unlock(ctx, key) looks it up): two holders of a key in one process
+//     share the entry, so one whose lease ran out releases the lock of the
+//     one who took it next. A map made for one call is not shared.
 //
 // Bad:
 //

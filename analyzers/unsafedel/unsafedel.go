@@ -51,6 +51,13 @@ func run(rep *report.Reporter) error {
 	for _, op := range model.Released {
 		checkRelease(rep, nil, op)
 	}
+	for _, op := range model.Stored {
+		verb := "released"
+		if op.Kind == lockmodel.Refresh {
+			verb = "refreshed"
+		}
+		rep.At(op.Pos(), op.Pos(), "lock "+verb+" is whichever one "+op.StoredIn+" holds under the key: a holder whose lease ran out acts on the next holder's; return the lock to the caller and act on that")
+	}
 	for _, op := range model.Renewed {
 		checkRefresh(rep, op)
 	}

@@ -58,6 +58,10 @@ type Model struct {
 	// Lock, as locks whose region is out of sight: only their commands can
 	// be judged.
 	Taken []*Lock
+	// Stored are releases and refreshes of a lock object looked up by key
+	// in a map the package keeps for the process, where it stores each
+	// object it locks: they act on whichever holder stored last.
+	Stored []*Op
 	// Callbacks are the function literals the package passes to functions
 	// that run them under a lock: WithLock(ctx, key, func() error { … }).
 	Callbacks []*Callback
@@ -164,6 +168,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.Renewed = renewedElsewhere(byRoot, m.Locks)
 	m.Released = releasedElsewhere(byRoot, m.Locks, m.OwnerChecked)
 	m.Taken = takenElsewhere(byRoot, m.Locks, m.Released)
+	m.Stored = storedReleases(byRoot)
 	m.Wrappers, m.RunsUnder = local, runsUnder
 
 	for obj, f := range local {

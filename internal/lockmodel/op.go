@@ -92,6 +92,9 @@ type Op struct {
 	// fixed names the receiver field the value is read from when only the
 	// lock object's constructor sets it ("RedisLock.id").
 	fixed string
+	// StoredIn names the map the released lock object is looked up in by
+	// key, shared by every holder in the process (see Model.Stored).
+	StoredIn string
 	// viaHelper: the wrapper is one of this package's lock helpers paired
 	// by name, which the command judges in it.
 	viaHelper bool
