@@ -39,6 +39,11 @@
 // which saves compiling the standard library into an empty cache. Its timings are
 // not comparable with a full run's.
 //
+// -baseline COMMIT also builds lockvet as it was at COMMIT and runs it as one
+// more tool, interleaved with the others: its row's ratio is what the lockvet
+// of the working tree costs against that commit, measured in one run (how
+// issue 14's "within 10 % of the cost before" is checked).
+//
 // Package sets: std (the standard library), testcases (lockvet's testdata/src
 // module, ./...) and gen (a generated module of -sizes packages, see bench/gen).
 //
@@ -100,6 +105,7 @@ var (
 	flagSeed      = flag.Int64("seed", 1, "seed of the generated modules")
 	flagFresh     = flag.Bool("fresh", false, "discard prepared caches and generated modules in the work directory first")
 	flagGen       = flag.String("gen", "", "only write a generated module of the first -sizes packages into this directory, and exit")
+	flagBaseline  = flag.String("baseline", "", "also run lockvet built at this `commit` as a tool, interleaved with the others: its row's ratio is what lockvet costs against that commit")
 	flagShared    = flag.Bool("sharedcache", false, "no prepared compile cache: analysis-cold, vettool and warm runs use the caller's GOCACHE (quick, but go vet may find its results cached there); -short sets it")
 )
 
@@ -183,6 +189,16 @@ func main() {
 	if out, err := b.goCmd(repo, nil, "build", "-o", b.lockvet, "./cmd/lockvet"); err != nil {
 		log("bench: building lockvet: %v\n%s", err, out)
 		os.Exit(1)
+	}
+	if *flagBaseline != "" {
+		path, version, err := b.buildAt(*flagBaseline)
+		if err != nil {
+			log("bench: building lockvet at %s: %v", *flagBaseline, err)
+			os.Exit(1)
+		}
+		b.baseline, b.info.baseline = path, version
+		toolTitle["baseline"] = "lockvet " + version
+		tools = append(tools, "baseline")
 	}
 	needSC := contains(tools, "staticcheck")
 	if needSC {
@@ -345,6 +361,7 @@ type bench struct {
 	ctx                context.Context
 	work, repo         string
 	lockvet            string
+	baseline           string // lockvet built at -baseline, or ""
 	staticcheck        string
 	staticcheckVersion string
 	info               machine
@@ -529,6 +546,8 @@ func (b *bench) toolArgs(tool string, set *pkgSet) []string {
 		return append([]string{"go", "vet", "-vettool=" + b.lockvet}, set.patterns...)
 	case "staticcheck":
 		return append([]string{b.staticcheck}, set.patterns...)
+	case "baseline":
+		return append([]string{b.baseline}, set.patterns...)
 	}
 	panic(tool)
 }
@@ -536,6 +555,7 @@ func (b *bench) toolArgs(tool string, set *pkgSet) []string {
 // okExit are the exit codes that mean "ran, maybe with findings".
 var okExit = map[string][]int{
 	"lockvet":     {0, 3},
+	"baseline":    {0, 3},
 	"govet":       {0, 1},
 	"vettool":     {0, 1},
 	"staticcheck": {0, 1},
@@ -855,6 +875,7 @@ type machine struct {
 	cpuModel, memory      string
 	goVersion, goflags    string
 	staticcheck, lockvet  string
+	baseline              string // the -baseline commit, or ""
 	loadBefore, loadAfter string
 }
 
@@ -895,6 +916,31 @@ func loadAvg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// buildAt builds lockvet as it was at rev, from an archive of that commit, into
+// the tools directory, and returns the binary and the commit's short hash.
+func (b *bench) buildAt(rev string) (string, string, error) {
+	out, err := exec.Command("git", "-C", b.repo, "rev-parse", "--short=12", "--verify", rev+"^{commit}").Output()
+	if err != nil {
+		return "", "", fmt.Errorf("%s is not a commit of the repository", rev)
+	}
+	version := strings.TrimSpace(string(out))
+	src := filepath.Join(b.work, "tools", "src-"+version)
+	os.RemoveAll(src)
+	defer os.RemoveAll(src)
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", "", err
+	}
+	archive := exec.Command("sh", "-c", `git -C "$1" archive "$2" | tar -x -C "$3"`, "sh", b.repo, version, src)
+	if out, err := archive.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("git archive: %v: %s", err, bytes.TrimSpace(out))
+	}
+	bin := filepath.Join(b.work, "tools", "lockvet-"+version)
+	if out, err := b.goCmd(src, nil, "build", "-o", bin, "./cmd/lockvet"); err != nil {
+		return "", "", fmt.Errorf("%v: %s", err, out)
+	}
+	return bin, version, nil
 }
 
 // lockvetVersion is the repository's commit, marked when the tree has changes.

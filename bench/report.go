@@ -97,6 +97,9 @@ func (rep *report) markdown() string {
 	w("- machine: %d CPUs (%s), %s memory; load average %s at the start, %s at the end\n", rep.info.cpus, rep.info.cpuModel, rep.info.memory, rep.info.loadBefore, rep.info.loadAfter)
 	w("- %s; GOFLAGS=%q\n", rep.info.goVersion, rep.info.goflags)
 	w("- lockvet: %s; staticcheck: %s\n", rep.info.lockvet, orNA(rep.info.staticcheck))
+	if rep.info.baseline != "" {
+		w("- baseline: lockvet built at %s (-baseline)\n", rep.info.baseline)
+	}
 	w("- command: `%s`\n", command())
 	w("- %d run(s) per tool and state, interleaved; wall and CPU are medians. CPU is user+system time of the tool and every process it waited for. peak RSS is ru_maxrss from wait4: the largest single process (tool, go list, or one vet/compile process under go vet), median over runs. tree RSS is the sampled peak of the summed RSS of the run's process group (go vet runs several vet processes at once).\n\n", rep.n)
 
