@@ -126,6 +126,12 @@ func readKey(v ssa.Value, depth int) Key {
 	return opaque(v)
 }
 
+// eachOf is the key of the element a loop visits in the list k: what a
+// release that spreads k (Del(ctx, keys...)) deletes, key by key.
+func eachOf(k Key) Key {
+	return Key{Kind: Deref, Args: []Key{{Kind: Field, Text: "[]", Args: []Key{k}}}}
+}
+
 // index names an element of a list: [2] for a constant index, [] for the
 // element a loop visits, so that a helper locking each item of
 // order.Transfers and one releasing each item of it hold the same keys.

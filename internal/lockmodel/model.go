@@ -282,7 +282,7 @@ func pairInFunc(ops []*Op) []*Lock {
 		}
 		l := &Lock{Acquire: a}
 		for _, o := range ops {
-			if o == a || o.Key != a.Key || (o.Pos() < a.Pos() && !o.Deferred()) {
+			if o == a || !o.sameKey(a) || (o.Pos() < a.Pos() && !o.Deferred()) {
 				continue
 			}
 			switch o.Kind {

@@ -105,6 +105,13 @@ type Op struct {
 	deferred               bool
 }
 
+// sameKey reports whether the operation is made on the key of a: the same
+// key, or, for a release that spreads a list of keys (UnLock(ctx, skus) over
+// Del(ctx, keys...)), the keys an acquisition took one by one from that list.
+func (op *Op) sameKey(a *Op) bool {
+	return op.Key == a.Key || op.Spread && eachOf(op.Tmpl).String() == a.Key
+}
+
 // setKey keys the operation by k.
 func (op *Op) setKey(k Key) { op.Tmpl, op.Key = k, k.String() }
 
