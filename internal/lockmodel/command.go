@@ -74,14 +74,14 @@ func (r *recognizer) words(row *clients.Func, recv ssa.Value, args []ssa.Value) 
 			}
 			src = word(text)
 		}
-		return eval(word, src, keys, args[2:]), "", true
+		return eval(word, src, keys, flatten(args[2:])), "", true
 	case clients.ScriptRun:
 		text, _, ok := r.newScript(recv)
 		if !ok || len(args) < 1 {
 			break
 		}
 		if keys, ok := ssautil.SliceElems(args[0]); ok {
-			return eval(word, word(text), keys, args[1:]), "", true
+			return eval(word, word(text), keys, flatten(args[1:])), "", true
 		}
 	case clients.ScriptDo:
 		if text, n, ok := r.newScript(recv); ok && n >= 0 && n <= len(args) {
@@ -89,6 +89,23 @@ func (r *recognizer) words(row *clients.Func, recv ssa.Value, args []ssa.Value) 
 		}
 	}
 	return nil, "", false
+}
+
+// flatten spreads a slice literal given as one argument into its elements,
+// as go-redis does when it writes the command: Eval(ctx, src, keys,
+// []string{value, ttl}) sends ARGV[1] and ARGV[2].
+func flatten(args []ssa.Value) []ssa.Value {
+	var out []ssa.Value
+	for _, a := range args {
+		if _, ok := ssautil.Unwrap(a).Type().Underlying().(*types.Slice); ok {
+			if elems, ok := ssautil.SliceElems(ssautil.Unwrap(a)); ok {
+				out = append(out, elems...)
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // eval spells EVAL src numkeys keys… args….
