@@ -50,7 +50,9 @@ func tokenize(src string) []lexeme {
 			if level, ok := longOpen(src, i); ok {
 				var start, end int
 				start, end, i = longBody(src, i, level)
-				add(tString, start, end)
+				if end < len(src) {
+					add(tString, start, end) // unterminated, it swallows the rest as a comment does
+				}
 			} else {
 				add(tPunct, i, i+1)
 				i++
