@@ -3,6 +3,7 @@ package lockmodel
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -62,9 +63,12 @@ func (c fixedFields) name(op *Op) string {
 	return ""
 }
 
-// keyFromParam reports whether k uses a parameter other than the receiver.
+// keyFromParam reports whether k is computed from a parameter other than
+// the receiver, also through a method of it ("lock:job:"+job.ID.String()):
+// the key varies with the caller's argument.
 func keyFromParam(k Key) bool {
-	found := false
-	k.leaves(func(l Key) { found = found || l.Kind == Param && l.N > 0 })
-	return found
+	if k.Kind == Param {
+		return k.N > 0
+	}
+	return slices.ContainsFunc(k.Args, keyFromParam)
 }

@@ -95,7 +95,7 @@ func readKey(v ssa.Value, depth int) Key {
 		}
 	case *ssa.FieldAddr:
 		base := x.X
-		if v := ssautil.Spilled(base); v != nil {
+		if v := ssautil.SpilledField(base, x.Field); v != nil {
 			// A field of a struct value held in memory: the value's field.
 			base = v
 		}

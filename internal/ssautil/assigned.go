@@ -84,7 +84,12 @@ func closureStores(mc *ssa.MakeClosure, v ssa.Value) bool {
 // one value that is only read, field by field: go/ssa keeps a value
 // receiver or parameter in memory when its fields are selected (l.key), and
 // l.key is then a field of the parameter. nil otherwise.
-func Spilled(addr ssa.Value) ssa.Value {
+func Spilled(addr ssa.Value) ssa.Value { return SpilledField(addr, -1) }
+
+// SpilledField is Spilled for the one field of index field (all fields when
+// it is -1): a parameter job whose job.ID is only read still gives job.ID
+// its value where the function writes job.Attempt.
+func SpilledField(addr ssa.Value, field int) ssa.Value {
 	alloc, ok := addr.(*ssa.Alloc)
 	if !ok {
 		return nil
@@ -97,16 +102,44 @@ func Spilled(addr ssa.Value) ssa.Value {
 				return nil
 			}
 			val = x.Val
-		case *ssa.UnOp, *ssa.DebugRef:
-		case *ssa.FieldAddr:
-			if !onlyLoaded(x) {
-				return nil
+		case *ssa.MakeClosure:
+			// A closure that captures the variable (defer func() { … job.ID … }())
+			// and only reads the field.
+			for i, b := range x.Bindings {
+				if b == alloc && !onlyReadsField(x.Fn.(*ssa.Function).FreeVars[i], field) {
+					return nil
+				}
 			}
 		default:
-			return nil
+			if !readsField(x, field) {
+				return nil
+			}
 		}
 	}
 	return val
+}
+
+// readsField reports whether ref, a referrer of a struct variable, only
+// reads field (any field when field is -1), or writes another field.
+func readsField(ref ssa.Instruction, field int) bool {
+	switch x := ref.(type) {
+	case *ssa.UnOp, *ssa.DebugRef:
+		return true
+	case *ssa.FieldAddr:
+		return field >= 0 && x.Field != field || onlyLoaded(x)
+	}
+	return false
+}
+
+// onlyReadsField reports whether every use of v, a closure's captured
+// variable, only reads field.
+func onlyReadsField(v ssa.Value, field int) bool {
+	for _, ref := range *v.Referrers() {
+		if !readsField(ref, field) {
+			return false
+		}
+	}
+	return true
 }
 
 // onlyLoaded reports whether the address addr is only read through.
