@@ -2,6 +2,7 @@ package setnxlock
 
 import (
 	_ "embed"
+	"fmt"
 	"go/types"
 	"slices"
 
@@ -58,6 +59,7 @@ func checkPaired(r *report.Reporter, a *lockmodel.Op, f *lockmodel.WrapperFact) 
 	case a.TTL == lockmodel.TTLNone:
 		noTTL(r, a)
 	}
+	tinyTTL(r, a)
 	if !a.Queued && !a.Outcome().Checked() {
 		dropped(r, a)
 	}
@@ -86,6 +88,7 @@ func check(r *report.Reporter, l *lockmodel.Lock) {
 	default:
 		noTTL(r, a)
 	}
+	tinyTTL(r, a)
 	if a.Queued {
 		return // a queued command has no result until the pipeline runs
 	}
@@ -147,6 +150,13 @@ func splitTTL(r *report.Reporter, a *lockmodel.Op) {
 func noTTL(r *report.Reporter, a *lockmodel.Op) {
 	pos, where, once := a.Place(func(f *lockmodel.WrapperFact) bool { return f != nil && f.TTLParam < 0 }, r.Generated)
 	r.Once(once, pos, "lock has no TTL"+where+": a crashed holder keeps it forever; set a TTL when acquiring")
+}
+
+// tinyTTL reports a constant TTL under a millisecond where it is written.
+func tinyTTL(r *report.Reporter, a *lockmodel.Op) {
+	if d, ok := a.TinyTTL(); ok && a.Fn != nil && a.Fn.Pkg != nil && a.Fn.Pkg.Pkg == r.Pass.Pkg {
+		r.At(a.Pos(), a.Pos(), fmt.Sprintf("lock TTL is %v: a bare number given as a time.Duration counts nanoseconds, so the lock is gone before the work starts; write its unit (%d * time.Second)", d, int64(d)))
+	}
 }
 
 func dropped(r *report.Reporter, a *lockmodel.Op) {

@@ -68,16 +68,35 @@ func (l *Lock) marker() bool {
 
 // longTTL reports a constant time.Duration of markerTTL or more.
 func longTTL(v ssa.Value) bool {
+	d, ok := constDuration(v)
+	return ok && d >= markerTTL
+}
+
+// constDuration returns v when it is a constant time.Duration.
+func constDuration(v ssa.Value) (time.Duration, bool) {
 	c, ok := v.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return false
-	}
-	n, ok := types.Unalias(c.Type()).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "time" || n.Obj().Name() != "Duration" {
-		return false
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int || !isDuration(c.Type()) {
+		return 0, false
 	}
 	d, exact := constant.Int64Val(c.Value)
-	return exact && time.Duration(d) >= markerTTL
+	return time.Duration(d), exact
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// TinyTTL returns the acquisition's TTL when it is a constant time.Duration
+// under a millisecond: a bare number given as a Duration counts nanoseconds
+// (SetNX(ctx, k, v, 15)), and go-redis sends it as PX 1, so the lock is gone
+// before the work starts.
+func (op *Op) TinyTTL() (time.Duration, bool) {
+	if op.Kind != Acquire || op.TTL != TTLSet {
+		return 0, false
+	}
+	d, ok := constDuration(op.TTLExpr)
+	return d, ok && d > 0 && d < time.Millisecond
 }
 
 // shortTTL reports a constant TTL under markerTTL: a time.Duration, or a
@@ -92,7 +111,7 @@ func shortTTL(v ssa.Value) bool {
 	if !exact || d <= 0 {
 		return false
 	}
-	if n, ok := types.Unalias(c.Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+	if isDuration(c.Type()) {
 		return time.Duration(d) < markerTTL
 	}
 	return d < int64(markerTTL/time.Second)
