@@ -12,6 +12,7 @@ package lockmodel
 import (
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 
@@ -166,7 +167,7 @@ func run(pass *analysis.Pass) (any, error) {
 	m.OwnerChecked = ownerChecked(byRoot, m.Locks, local)
 	m.Paired = pairedElsewhere(byRoot, local, helpers)
 	m.Renewed = renewedElsewhere(byRoot, m.Locks)
-	m.Released = releasedElsewhere(byRoot, m.Locks, m.OwnerChecked)
+	m.Released = releasedElsewhere(byRoot, m.Locks, append(slices.Clone(m.OwnerChecked), m.Paired...))
 	m.Taken = takenElsewhere(byRoot, m.Locks, m.Released)
 	m.Stored = storedReleases(byRoot)
 	m.Wrappers, m.RunsUnder = local, runsUnder
