@@ -31,6 +31,10 @@
 //     for one key, a value drawn at each acquisition, and a leader election
 //     on one fixed key are not reported;
 //   - no TTL: a holder that crashes keeps the lock forever;
+//   - a TTL under a millisecond, written as a constant time.Duration: a bare
+//     number given as a Duration counts nanoseconds (SetNX(ctx, k, v, 15) is
+//     fifteen nanoseconds, which go-redis sends as PX 1), so the lock is gone
+//     before the work starts. Reported where the number is written;
 //   - SETNX followed by a separate EXPIRE: a crash between the two leaves a lock
 //     without TTL (fixed by passing the TTL to SetNX); inside one transaction the
 //     EXPIRE also extends another holder's lock whenever the SETNX failed;
