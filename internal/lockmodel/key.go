@@ -31,6 +31,9 @@ type Key struct {
 	// a function that draws a random value or reads the clock
 	// (getUUID(key)). A value made by one does not repeat the key.
 	Leaf bool
+	// Collected: the key is read back from the list a loop appended it to
+	// (for _, k := range taken { Del(ctx, k) }).
+	Collected bool
 }
 
 // KeyKind is the kind of a Key.
@@ -89,6 +92,14 @@ func readKey(v ssa.Value, depth int) Key {
 	case *ssa.Global:
 		return Key{Kind: Global, Text: x.RelString(nil)}
 	case *ssa.UnOp:
+		if ia, ok := x.X.(*ssa.IndexAddr); ok && x.Op.String() == "*" {
+			if e, ok := ssautil.Appended(ia.X); ok {
+				// An element of the keys a loop collected: the key it appended.
+				k := readKey(e, depth+1)
+				k.Collected = true
+				return k
+			}
+		}
 		if x.Op.String() == "*" {
 			// A load of a local variable captured by a closure stands for the variable.
 			return Key{Kind: Deref, Args: []Key{readKey(x.X, depth+1)}}
@@ -368,4 +379,18 @@ func fieldName(t types.Type, i int) string {
 		return st.Field(i).Name()
 	}
 	return strconv.Itoa(i)
+}
+
+// collected reports whether k or a part of it is read back from the list a
+// loop collected it in.
+func collected(k Key) bool {
+	if k.Collected {
+		return true
+	}
+	for _, a := range k.Args {
+		if collected(a) {
+			return true
+		}
+	}
+	return false
 }

@@ -304,12 +304,18 @@ func pairInFunc(ops []*Op) []*Lock {
 		}
 		// A key deleted only when the work failed is a marker cleared for a
 		// retry, unless it lives for seconds: then it is a lease the failure
-		// gives back, and may by then be another holder's.
-		if len(l.Releases) > 0 && (!allOnErrorPath(l.Releases) || shortTTL(a.TTLExpr)) || len(l.Releases) == 0 && renewedInBackground(l) {
+		// gives back, and may by then be another holder's. So is a key a loop
+		// took before another was refused, rolled back from the list it
+		// collected the keys in: all of them or none is a lock's way.
+		if len(l.Releases) > 0 && (!allOnErrorPath(l.Releases) || shortTTL(a.TTLExpr) || rollsBack(l.Releases)) || len(l.Releases) == 0 && renewedInBackground(l) {
 			locks = append(locks, l)
 		}
 	}
 	return locks
+}
+
+func rollsBack(releases []*Op) bool {
+	return slices.ContainsFunc(releases, func(r *Op) bool { return collected(r.Tmpl) })
 }
 
 // renewedInBackground reports whether a goroutine started under the lock

@@ -273,3 +273,54 @@ func StartedAsGoroutine(fn *ssa.Function) bool {
 	}
 	return false
 }
+
+// Appended returns the one value every element of the slice v holds when v
+// is built only by appending that value to an empty slice, as a loop
+// collects the keys it has locked so far (taken = append(taken, key)) to
+// roll them back: an element read back is that value.
+func Appended(v ssa.Value) (ssa.Value, bool) {
+	var elem ssa.Value
+	seen := make(map[ssa.Value]bool)
+	var walk func(v ssa.Value) bool
+	walk = func(v ssa.Value) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Const:
+			return x.IsNil()
+		case *ssa.MakeSlice:
+			n, ok := x.Len.(*ssa.Const)
+			return ok && n.Value != nil && constant.Sign(n.Value) == 0
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Call:
+			b, ok := x.Call.Value.(*ssa.Builtin)
+			if !ok || b.Name() != "append" || len(x.Call.Args) != 2 {
+				return false
+			}
+			elems, ok := SliceElems(x.Call.Args[1])
+			if !ok {
+				return false
+			}
+			for _, e := range elems {
+				if elem != nil && e != elem {
+					return false
+				}
+				elem = e
+			}
+			return walk(x.Call.Args[0])
+		}
+		return false
+	}
+	if !walk(v) || elem == nil {
+		return nil, false
+	}
+	return elem, true
+}
