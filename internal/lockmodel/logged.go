@@ -92,8 +92,9 @@ func resultCalls(v ssa.Value, out map[*ssa.Call]bool, depth int) {
 //	}
 //	process(event)
 //
-// Paths of the failure side that return leave; any that continue, break or
-// reach another block make it no fall-through.
+// Paths of the failure side that return, or call what does not return
+// (t.Fatalf, os.Exit), leave; any that continue, break or reach another
+// block make it no fall-through.
 func fallsThrough(test *ssa.If, failure int) bool {
 	b := test.Block()
 	start := b.Succs[failure]
@@ -111,6 +112,9 @@ func fallsThrough(test *ssa.If, failure int) bool {
 		seen[x] = true
 		if len(seen) > 32 {
 			return false
+		}
+		if stops(x) {
+			continue // t.Fatalf, os.Exit: this path leaves
 		}
 		for _, s := range x.Succs {
 			switch {
@@ -325,4 +329,16 @@ func logCall(c *ssa.CallCommon) bool {
 // isClock reports time.Now and time.Since, read for a log line's duration.
 func isClock(obj *types.Func) bool {
 	return obj.Pkg() != nil && obj.Pkg().Path() == "time" && (obj.Name() == "Now" || obj.Name() == "Since")
+}
+
+// stops reports whether b calls a function that does not return.
+func stops(b *ssa.BasicBlock) bool {
+	for _, instr := range b.Instrs {
+		if call, ok := instr.(*ssa.Call); ok {
+			if obj, _, _ := ssautil.Callee(call.Common()); obj != nil && logging.Stops(obj) {
+				return true
+			}
+		}
+	}
+	return false
 }

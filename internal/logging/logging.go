@@ -106,3 +106,24 @@ func recvName(fn *types.Func) string {
 	}
 	return ""
 }
+
+// Stops reports whether a call of fn does not return to its caller: it
+// ends the process or the goroutine (os.Exit, runtime.Goexit, log.Fatal, a
+// logger's Fatal, a test's t.Fatal, t.FailNow, t.Skip). SSA does not know,
+// and carries on after such a call as after any other.
+func Stops(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	name, path := fn.Name(), fn.Pkg().Path()
+	switch path {
+	case "os":
+		return name == "Exit"
+	case "runtime":
+		return name == "Goexit"
+	case "testing":
+		return strings.HasPrefix(name, "Fatal") || name == "FailNow" || strings.HasPrefix(name, "Skip")
+	}
+	logger := path == "log" || Package(path) || strings.Contains(strings.ToLower(recvName(fn)), "log") || loggerPackage(fn.Pkg().Name())
+	return logger && strings.HasPrefix(name, "Fatal")
+}

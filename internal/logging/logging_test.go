@@ -42,6 +42,41 @@ func TestLogs(t *testing.T) {
 	}
 }
 
+func TestStops(t *testing.T) {
+	imp := importer.ForCompiler(token.NewFileSet(), "source", nil)
+	pkg := func(path string) *types.Package {
+		p, err := imp.Import(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	method := func(path, typ, name string) *types.Func {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(pkg(path).Scope().Lookup(typ).Type()), true, pkg(path), name)
+		return obj.(*types.Func)
+	}
+	fn := func(path, name string) *types.Func { return pkg(path).Scope().Lookup(name).(*types.Func) }
+	for _, c := range []struct {
+		fn   *types.Func
+		want bool
+	}{
+		{fn("os", "Exit"), true},
+		{fn("runtime", "Goexit"), true},
+		{fn("log", "Fatalf"), true},
+		{method("testing", "T", "Fatalf"), true},
+		{method("testing", "T", "FailNow"), true},
+		{method("testing", "T", "Skip"), true},
+		{method("testing", "T", "Errorf"), false},
+		{method("testing", "T", "Fail"), false},
+		{fn("log", "Printf"), false},
+		{fn("os", "Getenv"), false},
+	} {
+		if got := Stops(c.fn); got != c.want {
+			t.Errorf("Stops(%s) = %v, want %v", c.fn.FullName(), got, c.want)
+		}
+	}
+}
+
 func TestLoggerMethods(t *testing.T) {
 	pkg := types.NewPackage("example.com/app/obs", "obs")
 	logger := types.NewNamed(types.NewTypeName(0, pkg, "Logger", nil), types.NewStruct(nil, nil), nil)
