@@ -149,7 +149,12 @@ func checkWrite(r *report.Reporter, call ssa.CallInstruction, w effects.RegionWr
 	case f.v == unfenced:
 		r.At(pos, pos, "unfenced write"+where+" under a TTL lock: after the lease expires it can overwrite a newer holder's work; make it conditional on a fencing token or on the row's state", fixes...)
 	case f.v == lostUpdate, f.v == badToken:
-		r.At(pos, pos, "write"+where+" to "+w.Stmt.Table+" "+f.what)
+		table := ""
+		if w.Stmt.Table != "" {
+			// An ORM's model names no table lockvet can read.
+			table = " to " + w.Stmt.Table
+		}
+		r.At(pos, pos, "write"+where+table+" "+f.what)
 	case (f.v == tokenFenced || f.v == conditional) && !w.Checked:
 		r.At(pos, pos, "result of the conditional write"+where+" is ignored: a write the database refused passes as done; check RowsAffected")
 	default:
