@@ -52,8 +52,9 @@ type Model struct {
 	// Renewed are refreshes of a fixed key another function of the package
 	// acquires, outside any Lock: a leader's lease renewed on a ticker.
 	Renewed []*Op
-	// Released are releases of a fixed key another function of the package
-	// acquires, outside any Lock: a job lock deleted by Cancel.
+	// Released are releases of a key another function of the package
+	// acquires, outside any Lock: a job lock deleted by Cancel, a device's
+	// lock deleted by the function that takes its gateway's (sharedKey).
 	Released []*Op
 	// Taken are the acquisitions those releases pair with, outside any
 	// Lock, as locks whose region is out of sight: only their commands can
