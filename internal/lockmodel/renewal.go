@@ -53,12 +53,15 @@ func isSplitExpire(op *Op, ops []*Op) bool {
 }
 
 // fixedKey reports whether k is made of constants and package-level names
-// only, joined or passed to a key builder: the same key in every function
-// that names it.
+// and variables only, joined or passed to a key builder: the same key in
+// every function that names it.
 func fixedKey(k Key) bool {
 	switch k.Kind {
 	case Const, Global:
 		return true
+	case Deref:
+		// A package variable's value: set once, as a constant is.
+		return k.Args[0].Kind == Global
 	case BinOp, Call:
 		for _, a := range k.Args {
 			if !fixedKey(a) {
