@@ -108,8 +108,8 @@ func recvName(fn *types.Func) string {
 }
 
 // Stops reports whether a call of fn does not return to its caller: it
-// ends the process or the goroutine (os.Exit, runtime.Goexit, log.Fatal, a
-// logger's Fatal, a test's t.Fatal, t.FailNow, t.Skip). SSA does not know,
+// ends the process or the goroutine, or panics (os.Exit, runtime.Goexit,
+// log.Fatal, a logger's Fatal or Panic, a test's t.Fatal, t.FailNow, t.Skip). SSA does not know,
 // and carries on after such a call as after any other.
 func Stops(fn *types.Func) bool {
 	if fn.Pkg() == nil {
@@ -125,5 +125,5 @@ func Stops(fn *types.Func) bool {
 		return strings.HasPrefix(name, "Fatal") || name == "FailNow" || strings.HasPrefix(name, "Skip")
 	}
 	logger := path == "log" || Package(path) || strings.Contains(strings.ToLower(recvName(fn)), "log") || loggerPackage(fn.Pkg().Name())
-	return logger && strings.HasPrefix(name, "Fatal")
+	return logger && Ends(name)
 }

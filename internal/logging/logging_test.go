@@ -63,6 +63,7 @@ func TestStops(t *testing.T) {
 		{fn("os", "Exit"), true},
 		{fn("runtime", "Goexit"), true},
 		{fn("log", "Fatalf"), true},
+		{fn("log", "Panicf"), true},
 		{method("testing", "T", "Fatalf"), true},
 		{method("testing", "T", "FailNow"), true},
 		{method("testing", "T", "Skip"), true},
